@@ -1,0 +1,233 @@
+"""Variant options: frozen dataclasses whose fields carry their own documentation.
+
+Each game declares its options with :func:`option`; :func:`build_options` validates a mapping
+(from a record or the command line) against them, and :func:`describe_options` lists them for
+``bonepile rules GAME``, so the docs are generated from the code and cannot drift.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from bonepile.errors import OptionError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """What one option is: its kind, default, alternatives, range and meaning."""
+
+    name: str
+    kind: str  # "bool", "int", "optional_int", "choice", "int_map"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    allowed: tuple[int, ...] = ()
+    keys: tuple[str, ...] = ()
+
+    def type_name(self) -> str:
+        """A short human name of the type, for ``bonepile rules``."""
+        return {
+            "bool": "bool",
+            "int": "int",
+            "optional_int": "int or null",
+            "choice": "choice",
+            "int_map": "object of ints",
+        }[self.kind]
+
+    def alternatives(self) -> str:
+        """The values other than the default, as text."""
+        if self.kind == "bool":
+            return str(not self.default).lower()
+        if self.kind == "choice":
+            return ", ".join(c for c in self.choices if c != self.default)
+        if self.allowed:
+            return ", ".join(str(a) for a in self.allowed if a != self.default)
+        lo = "" if self.minimum is None else str(self.minimum)
+        hi = "" if self.maximum is None else str(self.maximum)
+        rng = f"{lo}..{hi}" if (lo or hi) else "any"
+        if self.kind == "optional_int":
+            return f"null or {rng}" if self.default is not None else rng
+        if self.kind == "int_map":
+            return f"values {rng} for keys {', '.join(self.keys)}"
+        return rng
+
+    def format_value(self, value: Any) -> str:
+        """A value as written in records and on the command line."""
+        return json.dumps(value)
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` checked (and normalised), or raise :class:`OptionError`."""
+        n = self.name
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise OptionError(f"option {n} must be true or false, got {json.dumps(value)}")
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise OptionError(
+                f"option {n} must be one of {', '.join(self.choices)}, got {json.dumps(value)}"
+            )
+        if self.kind == "optional_int" and value is None:
+            return None
+        if self.kind in ("int", "optional_int"):
+            return self._check_int(n, value)
+        if self.kind == "int_map":
+            if not isinstance(value, Mapping):
+                raise OptionError(f"option {n} must be an object like {json.dumps(self.default)}")
+            merged = dict(self.default)
+            for k, v in value.items():
+                if str(k) not in self.keys:
+                    raise OptionError(
+                        f"option {n} has unknown key {json.dumps(k)} (keys: {', '.join(self.keys)})"
+                    )
+                merged[str(k)] = self._check_int(f"{n}[{k}]", v)
+            return merged
+        raise AssertionError(self.kind)
+
+    def _check_int(self, n: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"option {n} must be an integer, got {json.dumps(value)}")
+        if self.allowed and value not in self.allowed:
+            allowed = ", ".join(str(a) for a in self.allowed)
+            raise OptionError(f"option {n} must be one of {allowed}, got {value}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {n} must be at least {self.minimum}, got {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {n} must be at most {self.maximum}, got {value}")
+        return value
+
+    def parse_text(self, text: str) -> Any:
+        """Parse a command-line value (``true``, ``3``, ``none``, a choice or JSON)."""
+        t = text.strip()
+        if self.kind == "choice":
+            return t
+        low = t.lower()
+        if low in ("true", "yes", "on"):
+            return True
+        if low in ("false", "no", "off"):
+            return False
+        if low in ("none", "null"):
+            return None
+        try:
+            return json.loads(t)
+        except json.JSONDecodeError:
+            return t
+
+
+def option(
+    default: Any,
+    help: str,
+    *,
+    choices: tuple[str, ...] = (),
+    minimum: int | None = None,
+    maximum: int | None = None,
+    allowed: tuple[int, ...] = (),
+    keys: tuple[str, ...] = (),
+) -> Any:
+    """Declare an option field of an options dataclass (see the games for examples)."""
+    if isinstance(default, bool):
+        kind = "bool"
+    elif choices:
+        kind = "choice"
+    elif isinstance(default, dict):
+        kind = "int_map"
+    elif default is None:
+        kind = "optional_int"
+    else:
+        kind = "int"
+    meta = {
+        "kind": kind,
+        "help": help,
+        "choices": choices,
+        "minimum": minimum,
+        "maximum": maximum,
+        "allowed": allowed,
+        "keys": keys,
+    }
+    if isinstance(default, dict):
+        frozen = dict(default)
+        return field(default_factory=lambda: dict(frozen), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def option_specs(cls: type) -> tuple[OptionSpec, ...]:
+    """The :class:`OptionSpec` of every field of an options dataclass, in declaration order."""
+    specs = []
+    for f in dataclasses.fields(cls):
+        m = f.metadata
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        else:
+            default = f.default_factory()  # type: ignore[misc]
+        specs.append(
+            OptionSpec(
+                name=f.name,
+                kind=m["kind"],
+                default=default,
+                help=m["help"],
+                choices=m["choices"],
+                minimum=m["minimum"],
+                maximum=m["maximum"],
+                allowed=m["allowed"],
+                keys=m["keys"],
+            )
+        )
+    return tuple(specs)
+
+
+def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> T:
+    """Validate ``values`` against the options of ``cls``; missing options take the default."""
+    if values is None:
+        return cls()
+    if not isinstance(values, Mapping):
+        raise OptionError(f"options must be an object of name: value, got {json.dumps(values)}")
+    specs = {s.name: s for s in option_specs(cls)}
+    checked: dict[str, Any] = {}
+    for name, value in values.items():
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(sorted(specs))
+            raise OptionError(f"{game} has no option {name!r} (options: {known})")
+        checked[name] = spec.validate(value)
+    return cls(**checked)
+
+
+def options_to_json(opts: Any) -> dict[str, Any]:
+    """Every option of ``opts`` as a JSON-ready dict."""
+    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
+
+
+def non_default_options(opts: Any) -> dict[str, Any]:
+    """Only the options of ``opts`` that differ from their defaults (for compact records)."""
+    out = {}
+    for spec in option_specs(type(opts)):
+        v = getattr(opts, spec.name)
+        if v != spec.default:
+            out[spec.name] = v
+    return out
+
+
+def parse_option_assignments(cls: type, items: list[str], game: str) -> dict[str, Any]:
+    """Parse command-line ``name=value`` strings into a (still unvalidated) mapping."""
+    specs = {s.name: s for s in option_specs(cls)}
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise OptionError(f"--option expects name=value, got {item!r}")
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(sorted(specs))
+            raise OptionError(f"{game} has no option {name!r} (options: {known})")
+        out[name] = spec.parse_text(text)
+    return out

@@ -1,0 +1,277 @@
+"""Game states and the one transition function.
+
+A :class:`State` is immutable from the outside: :meth:`State.apply` (or :func:`apply`) returns a
+new state and never changes the old one, so undo, history, search and sharing come for free.
+Inside, hands are bit masks over tile indices and the boneyard is the deal's order plus a count
+of tiles drawn; the public properties turn them back into :class:`~bonepile.tiles.Tile` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bonepile.actions import Action
+from bonepile.errors import IllegalActionError
+from bonepile.events import Event
+from bonepile.result import Result
+from bonepile.tiles import TILES, PIPS, Tile, bits, tiles_of
+
+if TYPE_CHECKING:
+    from bonepile.games import Game
+    from bonepile.layout import Layout
+
+Moves = tuple[Any, Action] | None
+"""A persistent list of the actions taken so far: ``(previous, action)`` cells."""
+
+
+class State:
+    """A position of one hand of one game. Subclasses hold each game family's rules.
+
+    Public attributes (read-only): ``game`` (the :class:`~bonepile.games.Game`), ``options``,
+    ``players`` (seat count), ``actor`` (the seat to act, ``None`` when over), ``result``
+    (a :class:`~bonepile.result.Result` once the hand is over), ``scores_before`` (match totals
+    before this hand).
+    """
+
+    __slots__ = (
+        "_legal",
+        "_moves",
+        "_root",
+        "actor",
+        "bone",
+        "bpos",
+        "first_player",
+        "game",
+        "hands",
+        "options",
+        "players",
+        "result",
+        "scores_before",
+        "seed",
+    )
+
+    game: Game
+    options: Any
+    players: int
+    hands: tuple[int, ...]
+    bone: tuple[int, ...]
+    bpos: int
+    actor: int | None
+    result: Result | None
+    first_player: int
+    scores_before: tuple[int, ...]
+    seed: int | None
+    _legal: tuple[Action, ...] | None
+    _moves: Moves
+    _root: State | None
+
+    # ----------------------------------------------------------------- construction helpers
+    def _init_base(
+        self,
+        game: Game,
+        options: Any,
+        hands: Sequence[int],
+        bone: Sequence[int],
+        first_player: int,
+        seed: int | None,
+        scores_before: Sequence[int] | None,
+    ) -> None:
+        self.game = game
+        self.options = options
+        self.players = len(hands)
+        self.hands = tuple(hands)
+        self.bone = tuple(bone)
+        self.bpos = 0
+        self.first_player = first_player
+        self.actor = None
+        self.result = None
+        self.seed = seed
+        self.scores_before = (
+            tuple(scores_before) if scores_before is not None else (0,) * len(hands)
+        )
+        self._legal = None
+        self._moves = None
+        self._root = None
+
+    def _clone(self) -> State:
+        """A shallow copy for the transition to change before handing it out."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        for klass in cls.__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                object.__setattr__(new, name, object.__getattribute__(self, name))
+        return new
+
+    # ----------------------------------------------------------------- the transition
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actor's legal actions (empty when the hand is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply(self, action: Action) -> State:
+        """The state after ``action``; raise :class:`IllegalActionError` if it is not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise self._illegal(action)
+        return self._transition(action, None)
+
+    def step(self, action: Action) -> tuple[State, tuple[Event, ...]]:
+        """Like :meth:`apply`, and also return the events the action caused."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise self._illegal(action)
+        events: list[Event] = []
+        return self._transition(action, events), tuple(events)
+
+    def _illegal(self, action: Action) -> IllegalActionError:
+        if self.result is not None:
+            return IllegalActionError(f"{action} is not legal: the hand is over")
+        if not isinstance(action, Action):
+            return IllegalActionError(f"{action!r} is not an action")
+        legal = [str(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+        return IllegalActionError(f"{action} is not legal for P{self.actor} here (legal: {shown})")
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def _transition(self, action: Action, events: list[Event] | None) -> State:
+        """Return the next state; append events to ``events`` unless it is ``None``."""
+        raise NotImplementedError
+
+    def _child(self, action: Action) -> State:
+        """A clone that records ``action`` in the history and forgets cached legal actions."""
+        new = self._clone()
+        new._legal = None
+        new._moves = (self._moves, action)
+        new._root = self._root if self._root is not None else self
+        return new
+
+    # ----------------------------------------------------------------- public accessors
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return self.result is not None
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` holds, in index order."""
+        return tiles_of(self.hands[seat])
+
+    def hand_pips(self, seat: int) -> int:
+        """The pip total of ``seat``'s hand."""
+        return sum(PIPS[i] for i in bits(self.hands[seat]))
+
+    def hand_size(self, seat: int) -> int:
+        """How many tiles ``seat`` holds."""
+        return self.hands[seat].bit_count()
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The tiles left in the boneyard, in drawing order (hidden information)."""
+        return tuple(TILES[i] for i in self.bone[self.bpos :])
+
+    @property
+    def boneyard_size(self) -> int:
+        """How many tiles are left in the boneyard."""
+        return len(self.bone) - self.bpos
+
+    @property
+    def initial(self) -> State:
+        """The state this hand started from (after the deal)."""
+        return self._root if self._root is not None else self
+
+    @property
+    def moves(self) -> tuple[Action, ...]:
+        """Every action taken since the deal, in order."""
+        out: list[Action] = []
+        cell = self._moves
+        while cell is not None:
+            cell, action = cell
+            out.append(action)
+        out.reverse()
+        return tuple(out)
+
+    def replay(self) -> list[tuple[int, Action, tuple[Event, ...]]]:
+        """The hand so far as ``(seat, action, events)`` triples, replayed from the deal."""
+        out = []
+        s = self.initial
+        for action in self.moves:
+            seat = s.actor
+            assert seat is not None
+            s, events = s.step(action)
+            out.append((seat, action, events))
+        return out
+
+    @property
+    def layout(self) -> Layout:
+        """The tiles on the table (see :mod:`bonepile.layout`)."""
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Match totals after this hand (``scores_before`` plus the hand's points when over)."""
+        if self.result is None:
+            return self.scores_before
+        return tuple(a + b for a, b in zip(self.scores_before, self.result.points, strict=True))
+
+    def public_info(self) -> dict[str, Any]:
+        """Game-specific public facts (direction, spell, ...) for views and summaries."""
+        return {}
+
+    def summary(self) -> dict[str, Any]:
+        """The position summary of FORMATS.md section 4 (the full position)."""
+        out: dict[str, Any] = {
+            "game": self.game.name,
+            "players": self.players,
+            "over": self.is_over,
+            "actor": self.actor,
+            "legal": [str(a) for a in self.legal_actions()],
+            "hands": [[str(t) for t in self.hand(s)] for s in range(self.players)],
+            "boneyard": self.boneyard_size,
+            "scores": list(self.scores),
+            "result": self.result.to_json() if self.result is not None else None,
+            "moves": len(self.moves),
+        }
+        out["layout"] = self.layout.to_json()
+        out.update(self.public_info())
+        return out
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that makes this position what it is (for equality and hashing)."""
+        return (
+            self.game.name,
+            self.options,
+            self.hands,
+            self.bone[self.bpos :],
+            self.actor,
+            self.result,
+            self.scores_before,
+            *self._key_extra(),
+        )
+
+    def _key_extra(self) -> tuple[Any, ...]:
+        return ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        who = "over" if self.actor is None else f"P{self.actor} to act"
+        return f"<{type(self).__name__} {self.game.name} {self.players}p, {who}, {len(self.moves)} moves>"
+
+
+def apply(state: State, action: Action | str) -> State:
+    """The one transition: the state after ``action`` (a typed action or its notation)."""
+    if isinstance(action, str):
+        from bonepile.actions import parse_action
+
+        action = parse_action(action)
+    return state.apply(action)
