@@ -22,7 +22,9 @@ class Action:
         return ()
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and self._key() == other._key())  # type: ignore[attr-defined]
+        return self is other or (
+            isinstance(other, Action) and type(other) is type(self) and self._key() == other._key()
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, *self._key()))

@@ -17,17 +17,25 @@ class Event:
 
     __slots__ = ()
 
+    def _fields(self) -> tuple[str, ...]:
+        fields: tuple[str, ...] = type(self).__slots__
+        return fields
+
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f) for f in self.__slots__)
+        return tuple(getattr(self, f) for f in self._fields())
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+        return (
+            isinstance(other, Event)
+            and type(other) is type(self)
+            and (self._values() == other._values())
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, *self._values()))
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        args = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields())
         return f"{type(self).__name__}({args})"
 
     def redact(self, seat: int | None) -> Event:
@@ -41,7 +49,7 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict with a ``type`` key."""
         out: dict[str, Any] = {"type": _snake(type(self).__name__)}
-        for f in self.__slots__:
+        for f in self._fields():
             v = getattr(self, f)
             if isinstance(v, Tile):
                 v = str(v)

@@ -167,7 +167,8 @@ def option_specs(cls: type) -> tuple[OptionSpec, ...]:
         if f.default is not dataclasses.MISSING:
             default = f.default
         else:
-            default = f.default_factory()  # type: ignore[misc]
+            factory: Any = f.default_factory
+            default = factory()
         specs.append(
             OptionSpec(
                 name=f.name,

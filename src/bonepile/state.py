@@ -15,10 +15,10 @@ from bonepile.actions import Action
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event
 from bonepile.result import Result
-from bonepile.tiles import TILES, PIPS, Tile, bits, tiles_of
+from bonepile.tiles import PIPS, TILES, Tile, bits, tiles_of
 
 if TYPE_CHECKING:
-    from bonepile.games import Game
+    from bonepile.games.base import Game
     from bonepile.layout import Layout
 
 Moves = tuple[Any, Action] | None
@@ -265,7 +265,8 @@ class State:
 
     def __repr__(self) -> str:
         who = "over" if self.actor is None else f"P{self.actor} to act"
-        return f"<{type(self).__name__} {self.game.name} {self.players}p, {who}, {len(self.moves)} moves>"
+        moves = len(self.moves)
+        return f"<{type(self).__name__} {self.game.name} {self.players}p, {who}, {moves} moves>"
 
 
 def apply(state: State, action: Action | str) -> State:

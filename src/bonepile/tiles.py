@@ -33,8 +33,10 @@ class Tile:
             return cls._cache[(a, b)]
         except (KeyError, TypeError):
             pass
-        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or isinstance(
-            b, bool
+        if (
+            not (isinstance(a, int) and isinstance(b, int))
+            or isinstance(a, bool)
+            or isinstance(b, bool)
         ):
             raise TypeError(f"tile halves must be ints, got {a!r} and {b!r}")
         if not (0 <= a <= MAX_PIP_LIMIT and 0 <= b <= MAX_PIP_LIMIT):

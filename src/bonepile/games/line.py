@@ -15,8 +15,9 @@ from typing import Any
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
 from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
-from bonepile.games import Game
-from bonepile.layout import Ends, Layout, Placed as PlacedList, build_layout
+from bonepile.games.base import Game
+from bonepile.layout import Ends, Layout, build_layout
+from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
 from bonepile.state import State

@@ -29,8 +29,9 @@ from bonepile.events import (
     SpellCast,
     SpellEnded,
 )
-from bonepile.games import Game
-from bonepile.layout import Ends, Layout, Placed as PlacedList, build_layout
+from bonepile.games.base import Game
+from bonepile.layout import Ends, Layout, build_layout
+from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
 from bonepile.state import State
@@ -41,7 +42,14 @@ SPELL_END, SPELL_STARTER = 0, 1
 ARMS = 6
 T13_13 = Tile(13, 13).index
 
-EFFECT_ORDER = ("break_spell", "cast_spell_13", "others_draw_15", "reverse_3", "skip", "extra_turn_14")
+EFFECT_ORDER = (
+    "break_spell",
+    "cast_spell_13",
+    "others_draw_15",
+    "reverse_3",
+    "skip",
+    "extra_turn_14",
+)
 """The order in which one play's effects resolve (RULES.md 2.7)."""
 
 Spell = tuple[int, int, int]
@@ -139,7 +147,9 @@ class SuperDominoesGame(Game):
     name = "super_dominoes"
     aliases = ("super", "sd", "superdominoes")
     title = "Super Dominoes"
-    summary = "double-15 block game with a six-armed starter; 15 draw, 14 again, 13 spell, 3 reverse"
+    summary = (
+        "double-15 block game with a six-armed starter; 15 draw, 14 again, 13 spell, 3 reverse"
+    )
     Options = SuperDominoesOptions
 
     def max_pip(self, opts: SuperDominoesOptions) -> int:
@@ -150,6 +160,9 @@ class SuperDominoesGame(Game):
 
     def player_range(self, opts: SuperDominoesOptions) -> tuple[int, int]:
         return (2, 8)
+
+    def _chance_first_player(self, opts: SuperDominoesOptions) -> bool:
+        return opts.first_player_rule in ("random", "draw_high_tile")
 
     def _start(
         self,
@@ -163,9 +176,7 @@ class SuperDominoesGame(Game):
         n = len(hands)
         rule = opts.first_player_rule
         if rule == "highest_tile_in_hand":
-            first = max(
-                range(n), key=lambda s: max(TILES[t].rank_key() for t in bits(hands[s]))
-            )
+            first = max(range(n), key=lambda s: max(TILES[t].rank_key() for t in bits(hands[s])))
         elif rule == "random" and rng is not None:
             first = rng.randrange(n)
         elif rule == "draw_high_tile" and rng is not None:
@@ -433,10 +444,7 @@ class SuperState(State):
         if events is not None:
             events.append(Placed(actor, tile, action.at, v, o))
 
-        if opts.effect_trigger == "open_end":
-            fires = {o}
-        else:
-            fires = {tile.hi, tile.lo}
+        fires = {o} if opts.effect_trigger == "open_end" else {tile.hi, tile.lo}
 
         if not hands[actor]:
             if 15 in fires and opts.effects_on_final_tile == "apply_then_end":

@@ -1,0 +1,70 @@
+"""bonepile: a fast, exact engine for domino games, and the tools built on it.
+
+The public API, in one place::
+
+    import bonepile
+    state = bonepile.new_game("super_dominoes", 3, seed=7)
+    while not state.is_over:
+        state = bonepile.apply(state, state.legal_actions()[0])
+    print(state.result, bonepile.view(state, 0).hand)
+"""
+
+from __future__ import annotations
+
+from bonepile.actions import Action, Attach, Draw, Lead, Pass, parse_action
+from bonepile.errors import (
+    BonepileError,
+    DealError,
+    IllegalActionError,
+    InvalidActionError,
+    OptionError,
+    RecordError,
+)
+from bonepile.events import Event
+from bonepile.games import Game, all_games, get_game, new_game
+from bonepile.layout import Layout, OpenEnd, Placement
+from bonepile.perft import perft
+from bonepile.record import dump_record, load_record, read_record, record_of, save_record
+from bonepile.result import Result
+from bonepile.state import State, apply
+from bonepile.tiles import Tile, parse_tile, tile_set
+from bonepile.view import View, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "Attach",
+    "BonepileError",
+    "DealError",
+    "Draw",
+    "Event",
+    "Game",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Layout",
+    "Lead",
+    "OpenEnd",
+    "OptionError",
+    "Pass",
+    "Placement",
+    "RecordError",
+    "Result",
+    "State",
+    "Tile",
+    "View",
+    "all_games",
+    "apply",
+    "dump_record",
+    "get_game",
+    "load_record",
+    "new_game",
+    "parse_action",
+    "parse_tile",
+    "perft",
+    "read_record",
+    "record_of",
+    "save_record",
+    "tile_set",
+    "view",
+]

@@ -1,0 +1,290 @@
+"""The ``bonepile`` command (FORMATS.md: command-line contract).
+
+Every command rejects bad input with one line on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, NoReturn
+
+import click
+
+from bonepile.errors import BonepileError
+from bonepile.games import Game, all_games, get_game
+from bonepile.options import parse_option_assignments
+
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line and exit with status 2."""
+    click.echo(f"bonepile: error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game, dict[str, Any]]:
+    game = get_game(name)
+    values = parse_option_assignments(game.Options, list(items), game.name)
+    game.make_options(values)
+    return game, values
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bonepile")
+def cli() -> None:
+    """bonepile: play, study and automate domino games."""
+
+
+# ---------------------------------------------------------------------------------- rules
+@cli.command()
+@click.argument("game", required=False)
+def rules(game: str | None) -> None:
+    """List the games, or print every option of GAME."""
+    if game is None:
+        click.echo("Games (bonepile rules GAME for its options):")
+        for g in all_games():
+            lo, hi = g.player_range(g.make_options())
+            aliases = f" (also: {', '.join(g.aliases)})" if g.aliases else ""
+            click.echo(f"  {g.name:<16} {lo}-{hi} players  {g.summary}{aliases}")
+        return
+    g = get_game(game)
+    lo, hi = g.player_range(g.make_options())
+    click.echo(f"{g.title} ({g.name}): {g.summary}")
+    click.echo(f"Players: {lo}-{hi} with the default options.")
+    click.echo('Options (set with --option name=value; in records under "options"):')
+    for spec in g.option_specs():
+        click.echo(
+            f"  {spec.name}: {spec.type_name()}, default {spec.format_value(spec.default)}; "
+            f"alternatives: {spec.alternatives()}"
+        )
+        click.echo(f"      {spec.help}")
+
+
+# ---------------------------------------------------------------------------------- replay
+def _load(path: str) -> Any:
+    from bonepile.record import load_record, read_record
+
+    if path == "-":
+        return read_record(sys.stdin.read())
+    return load_record(path)
+
+
+@cli.command()
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True, help="Print the position summary as JSON.")
+def replay(record: str, as_json: bool) -> None:
+    """Show the position RECORD reaches (a file, or - for standard input)."""
+    from bonepile.render import render_state
+
+    state = _load(record)
+    if as_json:
+        click.echo(json.dumps(state.summary(), indent=2))
+    else:
+        click.echo(render_state(state))
+
+
+# ---------------------------------------------------------------------------------- perft
+@cli.command()
+@click.argument("record")
+@click.argument("depth", type=int)
+@click.option("--divide", is_flag=True, help="Print the count under each legal action first.")
+def perft(record: str, depth: int, divide: bool) -> None:
+    """Count the action sequences of length DEPTH from the position after RECORD."""
+    from bonepile.perft import divide as divide_counts
+    from bonepile.perft import perft as perft_count
+
+    if depth < 0:
+        fail(f"DEPTH must be 0 or more, got {depth}")
+    state = _load(record)
+    if divide:
+        total = 0
+        for action, count in divide_counts(state, depth):
+            click.echo(f"{action} {count}")
+            total += count
+        if depth == 0 or state.is_over:
+            total = 1
+        click.echo(str(total))
+    else:
+        click.echo(str(perft_count(state, depth)))
+
+
+# ---------------------------------------------------------------------------------- simulate
+@cli.command()
+@click.argument("game")
+@click.option("--players", "-n", type=int, required=True, help="Number of players.")
+@click.option("--games", "-k", type=int, default=100, show_default=True, help="Hands to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (repeatable).",
+)
+@click.option("--records", type=click.Path(file_okay=False), help="Write every game here.")
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: int,
+    options: tuple[str, ...],
+    records: str | None,
+    workers: int,
+    as_json: bool,
+) -> None:
+    """Play seeded games between random players and summarise them."""
+    from rich.progress import Progress
+
+    from bonepile.simulate import simulate as run
+
+    g, values = _game_and_options(game, options)
+    g.check_players(players, g.make_options(values))
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    started = time.perf_counter()
+    with Progress(
+        transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
+    ) as bar:
+        task = bar.add_task(f"{g.name} x{games}", total=games)
+        summary = run(
+            g.name,
+            players,
+            games,
+            seed,
+            values,
+            records,
+            workers,
+            progress=lambda k: bar.advance(task, k),
+        )
+    elapsed = time.perf_counter() - started
+    data = summary.to_json()
+    data["seed"] = seed
+    data["options"] = values
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(
+        f"{g.title}: {games} hands, {players} players, seed {seed}"
+        + (f", options {values}" if values else "")
+        + f" ({elapsed:.1f} s, {games / max(elapsed, 1e-9):.0f} hands/s)"
+    )
+    click.echo(
+        "Wins by seat:   "
+        + "  ".join(
+            f"P{s} {w} ({100 * w / games:.1f}%)" for s, w in enumerate(data["wins_by_seat"])
+        )
+    )
+    if data["no_winner"]:
+        click.echo(f"No winner:      {data['no_winner']}")
+    click.echo("Hands ended:    " + "  ".join(f"{k} {v}" for k, v in data["endings"].items()))
+    click.echo(f"Moves per hand: {data['moves_per_hand']}")
+    click.echo(
+        f"Points per hand: {data['points_per_hand']} (by seat: "
+        + ", ".join(str(p) for p in data["points_per_hand_by_seat"])
+        + ")"
+    )
+    if records:
+        click.echo(f"Records written to {records}/")
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+# ---------------------------------------------------------------------------------- watch
+@cli.command()
+@click.argument("game")
+@click.option("--players", "-n", type=int, required=True, help="Number of players.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the game.")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (repeatable).",
+)
+@click.option(
+    "--delay", type=float, default=0.0, show_default=True, help="Seconds to pause after each move."
+)
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    help="Also write the game's record here.",
+)
+def watch(
+    game: str,
+    players: int,
+    seed: int,
+    options: tuple[str, ...],
+    delay: float,
+    record_path: str | None,
+) -> None:
+    """Watch random players play one hand, with every move's effects spelled out."""
+    from bonepile.agents.base import RandomAgent, play_hand
+    from bonepile.render import render_state
+    from bonepile.simulate import derive_seed
+
+    g, values = _game_and_options(game, options)
+    state = g.new(players, options=values, seed=seed)
+    click.echo(render_state(state))
+    click.echo("")
+    count = [0]
+
+    def show(seat: int, action: Any, events: Any, new_state: Any) -> None:
+        count[0] += 1
+        click.echo(f"{count[0]:>3}. P{seat}: {action}")
+        for e in events:
+            click.echo(f"       {e.describe()}")
+        if delay > 0:
+            time.sleep(delay)
+
+    agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]
+    final = play_hand(state, agents, on_step=show)
+    click.echo("")
+    click.echo(render_state(final))
+    if record_path:
+        from bonepile.record import save_record
+
+        try:
+            save_record(final, record_path, headers={"event": f"bonepile watch, seed {seed}"})
+        except OSError as e:
+            fail(f"cannot write {record_path}: {e.strerror or e}")
+        click.echo(f"Record written to {record_path}")
+
+
+# ---------------------------------------------------------------------------------- entry
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; bad input gives one line on stderr and exit status 2."""
+    try:
+        rc = cli.main(args=argv, prog_name="bonepile", standalone_mode=False)
+    except BonepileError as e:
+        fail(str(e))
+    except click.ClickException as e:
+        if type(e).__name__.startswith("NoArgsIsHelp"):
+            click.echo(cli.get_help(click.Context(cli, info_name="bonepile")))
+            sys.exit(0)
+        fail(e.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        click.echo("bonepile: aborted", err=True)
+        sys.exit(130)
+    except (BrokenPipeError, KeyboardInterrupt):
+        sys.exit(130)
+    except RecursionError:
+        fail("input nested too deeply")
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

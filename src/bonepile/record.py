@@ -1,0 +1,245 @@
+"""Game records, format ``bonepile-record/1`` (FORMATS.md section 3).
+
+:func:`read_record` validates a record and replays it, returning the position it reaches;
+every problem is a :class:`~bonepile.errors.RecordError` whose one-line message names the field
+or the move (index and text) and says why. :func:`record_of` writes a hand back out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from bonepile.actions import parse_action
+from bonepile.errors import BonepileError, RecordError
+from bonepile.games import Game, get_game
+from bonepile.options import non_default_options
+from bonepile.state import State
+from bonepile.tiles import Tile, parse_tile
+
+FORMAT = "bonepile-record/1"
+"""The format tag of a one-hand record."""
+
+KEYS = (
+    "format",
+    "game",
+    "players",
+    "options",
+    "deal",
+    "seed",
+    "moves",
+    "board",
+    "scores_before",
+    "headers",
+    "result",
+)
+"""Every top-level key a record may have."""
+
+
+def _fail(where: str, why: str) -> RecordError:
+    return RecordError(f"record: {where}: {why}" if where else f"record: {why}")
+
+
+def _json_text(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse record text as JSON, or raise :class:`RecordError`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _fail("", f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except (UnicodeDecodeError, RecursionError) as e:
+        raise _fail("", f"not valid JSON ({type(e).__name__})") from None
+
+
+def start_of(data: Any) -> tuple[State, list[str]]:
+    """Validate everything but the moves; return the dealt state and the move texts."""
+    if not isinstance(data, Mapping):
+        raise _fail("", f"expected a JSON object at the top level, got {_json_text(data)}")
+    for key in data:
+        if key not in KEYS:
+            raise _fail("", f"unknown key {_json_text(key)} (allowed: {', '.join(KEYS)})")
+    if data.get("format") != FORMAT:
+        if "format" not in data:
+            raise _fail("format", f"missing (expected {json.dumps(FORMAT)})")
+        raise _fail("format", f"expected {json.dumps(FORMAT)}, got {_json_text(data['format'])}")
+    if "game" not in data:
+        raise _fail("game", "missing")
+    try:
+        game = get_game(data["game"], aliases=False)
+    except BonepileError as e:
+        raise _fail("game", str(e)) from None
+    if "players" not in data:
+        raise _fail("players", "missing")
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise _fail("players", f"must be an integer, got {_json_text(players)}")
+    options_in = data.get("options", {})
+    if not isinstance(options_in, Mapping):
+        raise _fail("options", f"must be an object, got {_json_text(options_in)}")
+    try:
+        opts = game.make_options(options_in)
+        game.check_players(players, opts)
+    except BonepileError as e:
+        raise _fail("options" if options_in else "players", str(e)) from None
+    if "board" in data:
+        _check_board(game, data["board"])
+    scores_before = None
+    if "scores_before" in data:
+        sb = data["scores_before"]
+        if (
+            not isinstance(sb, list)
+            or len(sb) != players
+            or any(isinstance(x, bool) or not isinstance(x, int) for x in sb)
+        ):
+            raise _fail("scores_before", f"must be a list of {players} integers")
+        scores_before = list(sb)
+    if "headers" in data:
+        h = data["headers"]
+        if not isinstance(h, Mapping) or any(
+            not isinstance(k, str) or not isinstance(v, str) for k, v in h.items()
+        ):
+            raise _fail("headers", "must be an object of strings")
+    has_deal, has_seed = "deal" in data, "seed" in data
+    if has_deal == has_seed:
+        raise _fail("", "give exactly one of deal and seed")
+    try:
+        if has_seed:
+            seed = data["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise _fail("seed", f"must be an integer, got {_json_text(seed)}")
+            state = game.new(players, options=opts, seed=seed, scores_before=scores_before)
+        else:
+            deal = _parse_deal(data["deal"], players)
+            state = game.new(players, options=opts, deal=deal, scores_before=scores_before)
+    except RecordError:
+        raise
+    except BonepileError as e:
+        raise _fail("deal", str(e).removeprefix("deal: ")) from None
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise _fail("moves", f"must be a list of strings, got {_json_text(moves)}")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise _fail(f"moves[{i}]", f"must be a string, got {_json_text(m)}")
+    return state, moves
+
+
+def _check_board(game: Game, board: Any) -> None:
+    # Only Double Double Dominoes is played on a board; the other games take none.
+    raise _fail("board", f"{game.name} is not played on a board")
+
+
+def _parse_deal(deal: Any, players: int) -> tuple[list[list[Tile]], list[Tile]]:
+    if not isinstance(deal, Mapping):
+        raise _fail("deal", "must be an object with hands and boneyard")
+    for key in deal:
+        if key not in ("hands", "boneyard"):
+            raise _fail("deal", f"unknown key {_json_text(key)} (allowed: hands, boneyard)")
+    hands_in = deal.get("hands")
+    bone_in = deal.get("boneyard", [])
+    if not isinstance(hands_in, list) or any(not isinstance(h, list) for h in hands_in):
+        raise _fail("deal.hands", "must be a list of lists of tiles")
+    if not isinstance(bone_in, list):
+        raise _fail("deal.boneyard", "must be a list of tiles")
+    if len(hands_in) != players:
+        raise _fail("deal.hands", f"has {len(hands_in)} hands for {players} players")
+    hands = [
+        [_tile(t, f"deal.hands[{i}][{j}]") for j, t in enumerate(h)] for i, h in enumerate(hands_in)
+    ]
+    bone = [_tile(t, f"deal.boneyard[{j}]") for j, t in enumerate(bone_in)]
+    return hands, bone
+
+
+def _tile(value: Any, where: str) -> Tile:
+    if not isinstance(value, str):
+        raise _fail(where, f'must be a tile string like "6-4", got {_json_text(value)}')
+    try:
+        return parse_tile(value)
+    except BonepileError as e:
+        raise _fail(where, str(e)) from None
+
+
+def replay_moves(state: State, moves: list[str]) -> State:
+    """Apply move texts in order; a bad one raises :class:`RecordError` naming it."""
+    for i, text in enumerate(moves):
+        where = f"moves[{i}] {json.dumps(text)}"
+        try:
+            action = parse_action(text)
+        except BonepileError as e:
+            raise _fail(where, str(e)) from None
+        try:
+            state = state.apply(action)
+        except BonepileError as e:
+            raise _fail(where, str(e)) from None
+    return state
+
+
+def read_record(source: str | bytes | Mapping[str, Any]) -> State:
+    """Validate a record (JSON text or an already parsed object) and replay it."""
+    data = parse_json(source) if isinstance(source, str | bytes) else source
+    state, moves = start_of(data)
+    return replay_moves(state, moves)
+
+
+def load_record(path: str | Path) -> State:
+    """Read and replay the record in file ``path``."""
+    return read_record(read_text(path))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a file, or a :class:`RecordError` saying why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"record: cannot read {path}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"record: cannot read {path}: it is a directory") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"record: cannot read {path}: not UTF-8 text") from None
+    except OSError as e:
+        raise RecordError(f"record: cannot read {path}: {e.strerror or e}") from None
+
+
+def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The record of the hand that led to ``state`` (with its result once it is over)."""
+    root = state.initial
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "game": state.game.name,
+        "players": state.players,
+        "options": non_default_options(state.options),
+    }
+    if root.seed is not None:
+        rec["seed"] = root.seed
+    else:
+        rec["deal"] = {
+            "hands": [[str(t) for t in root.hand(s)] for s in range(root.players)],
+            "boneyard": [str(t) for t in root.boneyard],
+        }
+    rec["moves"] = [str(a) for a in state.moves]
+    if any(state.scores_before):
+        rec["scores_before"] = list(state.scores_before)
+    if headers:
+        rec["headers"] = dict(headers)
+    if state.result is not None:
+        rec["result"] = state.result.to_json()
+    return rec
+
+
+def dump_record(state: State, headers: Mapping[str, str] | None = None) -> str:
+    """The record of ``state`` as JSON text (one line per key, moves on one line)."""
+    return json.dumps(record_of(state, headers), indent=1)
+
+
+def save_record(state: State, path: str | Path, headers: Mapping[str, str] | None = None) -> None:
+    """Write the record of ``state`` to ``path``."""
+    Path(path).write_text(dump_record(state, headers) + "\n", encoding="utf-8")

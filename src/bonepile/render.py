@@ -1,0 +1,150 @@
+"""Text rendering of positions: pure functions from a state or view to lines of text.
+
+A tile in a chain is drawn ``a|b`` with the half that matches its parent first, so a line
+reads left to right as it was built; ``[6|6]`` marks the lead or starter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bonepile.layout import Layout, Placement
+from bonepile.state import State
+from bonepile.tiles import Tile
+
+
+def _oriented(p: Placement, flip: bool = False) -> str:
+    t = p.tile
+    if p.matched is None:
+        return f"[{t.hi}|{t.lo}]"
+    a, b = p.matched, p.open
+    if flip:
+        a, b = b, a
+    return f"{a}|{b}"
+
+
+def _chain(layout: Layout, start: Placement) -> list[Placement]:
+    """Follow single children from ``start`` until a branch or the end."""
+    out = [start]
+    cur = start
+    while True:
+        kids = layout.children(cur.tile)
+        if len(kids) != 1:
+            return out
+        cur = kids[0]
+        out.append(cur)
+
+
+def _branches(layout: Layout, tile: Tile, depth: int, spelled: Tile | None) -> list[str]:
+    lines = []
+    for kid in layout.children(tile):
+        chain = _chain(layout, kid)
+        last = chain[-1]
+        text = " ".join(_oriented(p) for p in chain)
+        open_ends = [e for e in layout.ends if e.at is last.tile]
+        tail = ""
+        if open_ends and not layout.children(last.tile):
+            tail = f"  → open {open_ends[0].value}"
+            if len(open_ends) > 1:
+                tail += f" ×{len(open_ends)}"
+        elif open_ends:
+            tail = f"  → {len(open_ends)} more open {open_ends[0].value}"
+        if spelled is not None and last.tile is spelled:
+            tail += "  ✶ spell"
+        lines.append("  " * depth + "- " + text + tail)
+        if layout.children(last.tile):
+            lines.extend(_branches(layout, last.tile, depth + 1, spelled))
+    return lines
+
+
+def render_layout(layout: Layout, game: str, spelled: Tile | None = None) -> list[str]:
+    """The layout as lines of text: a line for the line games, arms or a tree otherwise."""
+    if not layout.placements:
+        return ["Layout: empty"]
+    root = layout.placements[0]
+    kids = layout.children(root.tile)
+    if (
+        game in ("block", "draw")
+        and len(kids) <= 2
+        and all(len(_chain(layout, k)) == _subtree_size(layout, k) for k in kids)
+    ):
+        left = _chain(layout, kids[1]) if len(kids) > 1 else []
+        right = _chain(layout, kids[0]) if kids else []
+        parts = [_oriented(p, flip=True) for p in reversed(left)]
+        parts.append(_oriented(root))
+        parts.extend(_oriented(p) for p in right)
+        ends = ", ".join(str(e.value) for e in layout.ends)
+        return [f"Layout: {' '.join(parts)}", f"Open ends: {ends}"]
+    lines = [f"Layout: {_oriented(root)} with {len(kids)} branch{'es' if len(kids) != 1 else ''}"]
+    lines.extend(_branches(layout, root.tile, 1, spelled))
+    root_ends = [e for e in layout.ends if e.at is root.tile]
+    if root_ends:
+        word = "arm" if game == "super_dominoes" else "side"
+        lines.append(
+            f"  - {len(root_ends)} empty {word}{'s' if len(root_ends) != 1 else ''}"
+            f" (open {root_ends[0].value})"
+            + ("  ✶ spell" if spelled is not None and spelled is root.tile else "")
+        )
+    return lines
+
+
+def _subtree_size(layout: Layout, p: Placement) -> int:
+    return 1 + sum(_subtree_size(layout, k) for k in layout.children(p.tile))
+
+
+def _status(info: dict[str, Any], players: int) -> list[str]:
+    out = []
+    if "direction" in info and players > 2:
+        out.append("direction: " + ("clockwise" if info["direction"] > 0 else "counter-clockwise"))
+    spell = info.get("spell")
+    if spell:
+        if spell["kind"] == "starter":
+            out.append(f"spell: starter spell of P{spell['caster']} (start the empty arms)")
+        else:
+            out.append(f"spell: on the 13 of {spell['at']}, cast by P{spell['caster']}")
+    if info.get("pending_skips"):
+        out.append(f"pending skips: {info['pending_skips']}")
+    if info.get("extra_turn"):
+        out.append("extra turn")
+    if info.get("phase") in ("opening", "opening_draw"):
+        out.append(
+            "opening: looking for a double to set"
+            if info["phase"] == "opening"
+            else "opening: nobody held a double; drawing for one"
+        )
+    return out
+
+
+def render_state(state: State) -> str:
+    """The full position (every hand shown), as for ``bonepile replay``."""
+    info = state.public_info()
+    spelled = None
+    spell = info.get("spell")
+    if spell:
+        spelled = Tile.parse(spell["at"])
+    lines = [f"{state.game.title}, {state.players} players, {len(state.moves)} moves"]
+    lines.extend(render_layout(state.layout, state.game.name, spelled))
+    for seat in range(state.players):
+        mark = "▶" if seat == state.actor else " "
+        tiles = " ".join(str(t) for t in state.hand(seat)) or "(empty)"
+        lines.append(
+            f"{mark} P{seat} ({state.hand_size(seat)} tiles, {state.hand_pips(seat)} pips): {tiles}"
+        )
+    lines.append(f"Boneyard: {state.boneyard_size} tiles")
+    status = _status(info, state.players)
+    if status:
+        lines.append("State: " + "; ".join(status))
+    if any(state.scores_before) or state.is_over:
+        lines.append("Scores: " + "  ".join(f"P{i} {s}" for i, s in enumerate(state.scores)))
+    if state.result is not None:
+        r = state.result
+        if r.winners:
+            who = ", ".join(f"P{w}" for w in r.winners)
+            pts = ", ".join(str(r.points[w]) for w in r.winners)
+            lines.append(f"Result: {r.reason}; winner {who} scores {pts}")
+        else:
+            lines.append(f"Result: {r.reason}; no winner, nobody scores")
+    else:
+        legal = ", ".join(str(a) for a in state.legal_actions())
+        lines.append(f"P{state.actor} to act; legal: {legal}")
+    return "\n".join(lines)
