@@ -18,16 +18,14 @@ class Action:
 
     __slots__ = ()
 
-    def _key(self) -> tuple[Any, ...]:
-        return ()
+    # Every action is interned (constructors return cached instances), so equality and
+    # hashing by identity are value equality, at C speed.
 
-    def __eq__(self, other: object) -> bool:
-        return self is other or (
-            isinstance(other, Action) and type(other) is type(self) and self._key() == other._key()
-        )
+    def __copy__(self) -> Action:
+        return self
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, *self._key()))
+    def __deepcopy__(self, memo: object) -> Action:
+        return self
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -57,9 +55,6 @@ class Lead(Action):
             cls._cache[tile.index] = self
             return self
 
-    def _key(self) -> tuple[Any, ...]:
-        return (self.tile.index,)
-
     def __str__(self) -> str:
         return str(self.tile)
 
@@ -85,9 +80,6 @@ class Attach(Action):
             object.__setattr__(self, "at", at)
             cls._cache[key] = self
             return self
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.tile.index, self.at.index)
 
     def __str__(self) -> str:
         return f"{self.tile}@{self.at}"

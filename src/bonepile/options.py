@@ -8,6 +8,7 @@ Each game declares its options with :func:`option`; :func:`build_options` valida
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -161,6 +162,11 @@ def option(
 
 def option_specs(cls: type) -> tuple[OptionSpec, ...]:
     """The :class:`OptionSpec` of every field of an options dataclass, in declaration order."""
+    return _option_specs(cls)
+
+
+@functools.cache
+def _option_specs(cls: Any) -> tuple[OptionSpec, ...]:
     specs = []
     for f in dataclasses.fields(cls):
         m = f.metadata

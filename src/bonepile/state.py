@@ -8,6 +8,7 @@ of tiles drawn; the public properties turn them back into :class:`~bonepile.tile
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -95,13 +96,8 @@ class State:
         self._root = None
 
     def _clone(self) -> State:
-        """A shallow copy for the transition to change before handing it out."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        for klass in cls.__mro__:
-            for name in getattr(klass, "__slots__", ()):
-                object.__setattr__(new, name, object.__getattribute__(self, name))
-        return new
+        """A shallow copy of the game fields (not ``_legal``, ``_moves``, ``_root``)."""
+        raise NotImplementedError
 
     # ----------------------------------------------------------------- the transition
     def legal_actions(self) -> tuple[Action, ...]:
@@ -118,7 +114,12 @@ class State:
             legal = self._legal = self._compute_legal()
         if action not in legal:
             raise self._illegal(action)
-        return self._transition(action, None)
+        new = self._clone()
+        new._legal = None
+        new._moves = (self._moves, action)
+        new._root = self._root if self._root is not None else self
+        new._do(action, None)
+        return new
 
     def step(self, action: Action) -> tuple[State, tuple[Event, ...]]:
         """Like :meth:`apply`, and also return the events the action caused."""
@@ -126,7 +127,33 @@ class State:
         if action not in legal:
             raise self._illegal(action)
         events: list[Event] = []
-        return self._transition(action, events), tuple(events)
+        new = self._clone()
+        new._legal = None
+        new._moves = (self._moves, action)
+        new._root = self._root if self._root is not None else self
+        new._do(action, events)
+        return new, tuple(events)
+
+    def playout(self, rng: random.Random) -> State:
+        """Play uniformly random legal actions to the end of the hand; return the final state.
+
+        Equivalent to ``while not s.is_over: legal = s.legal_actions();
+        s = s.apply(legal[int(rng.random() * len(legal))])`` but without building the states
+        in between, which makes it the fast path for simulations and search rollouts.
+        """
+        if self.result is not None:
+            return self
+        s = self._clone()
+        s._moves = self._moves
+        s._root = self._root if self._root is not None else self
+        rand = rng.random
+        while s.actor is not None:
+            legal = s._compute_legal()
+            action = legal[int(rand() * len(legal))]
+            s._moves = (s._moves, action)
+            s._do(action, None)
+        s._legal = ()
+        return s
 
     def _illegal(self, action: Action) -> IllegalActionError:
         if self.result is not None:
@@ -140,17 +167,13 @@ class State:
     def _compute_legal(self) -> tuple[Action, ...]:
         raise NotImplementedError
 
-    def _transition(self, action: Action, events: list[Event] | None) -> State:
-        """Return the next state; append events to ``events`` unless it is ``None``."""
-        raise NotImplementedError
+    def _do(self, action: Action, events: list[Event] | None) -> None:
+        """Carry out a legal ``action`` on this fresh, private state, in place.
 
-    def _child(self, action: Action) -> State:
-        """A clone that records ``action`` in the history and forgets cached legal actions."""
-        new = self._clone()
-        new._legal = None
-        new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
-        return new
+        Append the events it causes to ``events`` unless that is ``None`` (the fast path).
+        Only :meth:`apply`, :meth:`step` and :meth:`playout` call it, on a new clone.
+        """
+        raise NotImplementedError
 
     # ----------------------------------------------------------------- public accessors
     @property

@@ -11,6 +11,21 @@ from bonepile.options import OptionSpec, build_options, option_specs
 from bonepile.state import State
 from bonepile.tiles import Tile, mask_of, set_size, tile_set
 
+_BIT = tuple(1 << i for i in range(256))
+
+
+def shuffled(n: int, rng: random.Random) -> list[int]:
+    """A seeded random permutation of ``range(n)`` (Fisher-Yates on ``rng.random()``).
+
+    bonepile's own shuffle, so that a seed deals the same tiles on every Python version.
+    """
+    order = list(range(n))
+    rand = rng.random
+    for i in range(n - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return order
+
 
 class Game:
     """A game bonepile plays: its name, aliases, options and how a hand is dealt and started."""
@@ -20,6 +35,11 @@ class Game:
     title: str = ""
     summary: str = ""
     Options: type = object
+    _checked: set[tuple[int, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._checked = set()
 
     # ----------------------------------------------------------------- options and sizes
     def make_options(self, values: Mapping[str, Any] | Any = None) -> Any:
@@ -46,6 +66,14 @@ class Game:
 
     def check_players(self, players: int, opts: Any) -> None:
         """Raise :class:`OptionError` unless ``players`` may play with ``opts``."""
+        key = (players, opts)
+        if key in self._checked:
+            return
+        self._check_players(players, opts)
+        if len(self._checked) < 4096:
+            self._checked.add(key)
+
+    def _check_players(self, players: int, opts: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(f"players must be an integer, got {players!r}")
         lo, hi = self.player_range(opts)
@@ -99,12 +127,15 @@ class Game:
         self, players: int, opts: Any, rng: random.Random
     ) -> tuple[list[int], list[int]]:
         """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1)."""
-        order = [t.index for t in tile_set(self.max_pip(opts))]
-        rng.shuffle(order)
+        order = shuffled(set_size(self.max_pip(opts)), rng)
         k = players * self.hand_size(players, opts)
         hands = [0] * players
-        for i in range(k):
-            hands[i % players] |= 1 << order[i]
+        seat = 0
+        for t in order[:k]:
+            hands[seat] |= _BIT[t]
+            seat += 1
+            if seat == players:
+                seat = 0
         return hands, order[k:]
 
     def _check_deal(

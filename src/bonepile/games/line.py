@@ -21,9 +21,8 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
 from bonepile.state import State
-from bonepile.tiles import PIPS, SUIT_MASK, TILES, bits
+from bonepile.tiles import PIPS, SUIT_MASK, TILES, Tile, bits
 
-_ACACHE = Attach._cache
 _DEFAULT_HAND = {6: 7, 9: 9, 12: 12, 15: 15}
 
 
@@ -81,10 +80,10 @@ class LineGame(Game):
             return (4, 4)
         return (2, 4) if opts.max_pip == 6 else (2, 8)
 
-    def check_players(self, players: int, opts: LineOptions) -> None:
+    def _check_players(self, players: int, opts: LineOptions) -> None:
         if opts.teams and players != 4:
             raise OptionError(f"teams needs exactly 4 players, not {players}")
-        super().check_players(players, opts)
+        super()._check_players(players, opts)
 
     def _start(
         self,
@@ -110,7 +109,6 @@ class LineGame(Game):
         s.drawn = False
         s.placed = None
         s.actor = first
-        s._static_check(None)
         return s
 
 
@@ -178,124 +176,174 @@ class LineState(State):
             if self.lead_tile >= 0:
                 return (LEAD_BY_INDEX[self.lead_tile],)
             return tuple(LEAD_BY_INDEX[t] for t in bits(hand))
-        acts: list[Action] = []
-        done: list[tuple[int, int]] = []
-        for end in ends:
-            if end in done:
-                continue
-            done.append(end)
-            u, v = end
-            m = hand & SUIT_MASK[v]
-            if m:
-                for t in bits(m):
-                    key = (t << 8) | u
-                    a = _ACACHE.get(key)
-                    if a is None:
-                        a = Attach(TILES[t], TILES[u])
-                    acts.append(a)
+        acts = _placements(hand, ends)
         if acts:
-            return tuple(acts)
+            return acts
         if self._can_draw() and (not self.drawn or self.options.draw_mode == "until_playable"):
-            return (DRAW,)
-        return (PASS,)
+            return _DRAW_ONLY
+        return _PASS_ONLY
 
     # ----------------------------------------------------------------- transition
-    def _transition(self, action: Action, events: list[Event] | None) -> State:
-        new = self._clone()
-        new._legal = None
-        new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
+    def _do(self, action: Action, events: list[Event] | None) -> None:
         actor = self.actor
         assert actor is not None
-        n = self.players
-        hands = list(self.hands)
-        if type(action) is Attach:
-            t = action.tile.index
+        kind = type(action)
+        if kind is Attach:
+            assert isinstance(action, Attach)
+            tile = action.tile
+            t = tile.index
             u = action.at.index
+            hands = list(self.hands)
             hands[actor] ^= 1 << t
-            new.hands = tuple(hands)
+            self.hands = tuple(hands)
             ends = self.ends
             assert ends is not None
-            for i, (eu, ev) in enumerate(ends):
-                if eu == u and (ev == action.tile.hi or ev == action.tile.lo):
-                    v = ev
-                    rest = ends[:i] + ends[i + 1 :]
-                    break
-            else:  # pragma: no cover - legal actions always name an open end
-                raise AssertionError(action)
-            tile = action.tile
-            if tile.hi == tile.lo:
-                if self.options.spinner and not self.spinner_used:
-                    new.spinner_used = True
-                    rest = (*rest, (t, v), (t, v), (t, v))
-                else:
-                    rest = (*rest, (t, v))
-                o = v
-            else:
-                o = tile.lo if tile.hi == v else tile.hi
-                rest = (*rest, (t, o))
-            new.ends = rest
-            em = 0
-            for _, ev in rest:
-                em |= SUIT_MASK[ev]
-            new.emask = em
-            new.placed = (self.placed, (t, u, v, actor))
+            rest, v, o, self.spinner_used = _attach(
+                ends, tile, u, self.options.spinner, self.spinner_used
+            )
+            self.ends = rest
+            self.emask = _ends_mask(rest)
+            self.placed = (self.placed, (t, u, v, actor))
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))
-            new.drawn = False
+            self.drawn = False
             if not hands[actor]:
-                new._finish_domino(actor, events)
-                return new
-            new.actor = (actor + 1) % n
-        elif type(action) is Lead:
-            t = action.tile.index
-            hands[actor] ^= 1 << t
-            new.hands = tuple(hands)
+                self._finish_domino(actor, events)
+                return
+            self.actor = (actor + 1) % self.players
+        elif kind is Lead:
+            assert isinstance(action, Lead)
             tile = action.tile
+            t = tile.index
+            hands = list(self.hands)
+            hands[actor] ^= 1 << t
+            self.hands = tuple(hands)
             if tile.hi == tile.lo:
                 if self.options.spinner:
-                    new.spinner_used = True
-                    new.ends = ((t, tile.hi),) * 4
+                    self.spinner_used = True
+                    self.ends = ((t, tile.hi),) * 4
                 else:
-                    new.ends = ((t, tile.hi), (t, tile.hi))
-                new.emask = SUIT_MASK[tile.hi]
+                    self.ends = ((t, tile.hi), (t, tile.hi))
+                self.emask = SUIT_MASK[tile.hi]
             else:
-                new.ends = ((t, tile.hi), (t, tile.lo))
-                new.emask = SUIT_MASK[tile.hi] | SUIT_MASK[tile.lo]
-            new.placed = (None, (t, -1, -1, actor))
+                self.ends = ((t, tile.hi), (t, tile.lo))
+                self.emask = SUIT_MASK[tile.hi] | SUIT_MASK[tile.lo]
+            self.placed = (None, (t, -1, -1, actor))
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
-                new._finish_domino(actor, events)
-                return new
-            new.actor = (actor + 1) % n
-        elif type(action) is Draw:
+                self._finish_domino(actor, events)
+                return
+            self.actor = (actor + 1) % self.players
+        elif kind is Draw:
             t = self.bone[self.bpos]
-            new.bpos = self.bpos + 1
+            self.bpos += 1
+            hands = list(self.hands)
             hands[actor] |= 1 << t
-            new.hands = tuple(hands)
-            new.drawn = True
+            self.hands = tuple(hands)
+            self.drawn = True
             if events is not None:
                 events.append(Drew(actor, 1, (TILES[t],), "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))
-            new.drawn = False
-            new.actor = (actor + 1) % n
-        new._static_check(events)
-        return new
-
-    def _static_check(self, events: list[Event] | None) -> None:
-        """End the hand when no seat can place a tile and nobody can draw (RULES.md 6)."""
-        if self.ends is None or self.result is not None:
-            return
+            self.drawn = False
+            self.actor = (actor + 1) % self.players
+        # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
         em = self.emask
         for h in self.hands:
             if h & em:
                 return
-        if self._can_draw():
-            return
-        self._finish_blocked(events)
+        if not self._can_draw():
+            self._finish_blocked(events)
+
+    def playout(self, rng: random.Random) -> State:
+        """:meth:`State.playout`, with the position kept in local variables between actions.
+
+        Same rules functions, same random choices and the same final state as the generic
+        loop (a test holds them equal); only the intermediate states are never built.
+        """
+        s: LineState = self
+        if s.result is not None:
+            return s
+        rand = rng.random
+        if s.ends is None:
+            legal = s.legal_actions()
+            s = s.apply(legal[int(rand() * len(legal))])  # type: ignore[assignment]
+            if s.result is not None:
+                return s
+        opts = s.options
+        n = s.players
+        hands = list(s.hands)
+        ends = s.ends
+        assert ends is not None
+        emask = s.emask
+        bone = s.bone
+        bpos = s.bpos
+        nbone = len(bone)
+        can_draw = s.drawing and nbone - bpos > opts.reserve
+        until = opts.draw_mode == "until_playable"
+        spinner = opts.spinner
+        spinner_used = s.spinner_used
+        drawn = s.drawn
+        moves = s._moves
+        placed = s.placed
+        actor = s.actor
+        assert actor is not None
+        over = ""
+        while True:
+            hand = hands[actor]
+            acts = _placements(hand, ends)
+            if acts:
+                a = acts[int(rand() * len(acts))]
+                moves = (moves, a)
+                tile = a.tile  # type: ignore[attr-defined]
+                u = a.at.index  # type: ignore[attr-defined]
+                hand ^= 1 << tile.index
+                hands[actor] = hand
+                ends, v, _, spinner_used = _attach(ends, tile, u, spinner, spinner_used)
+                emask = _ends_mask(ends)
+                placed = (placed, (tile.index, u, v, actor))
+                drawn = False
+                if not hand:
+                    over = "domino"
+                    break
+                actor = (actor + 1) % n
+            elif can_draw and (until or not drawn):
+                rand()
+                moves = (moves, DRAW)
+                hands[actor] = hand | (1 << bone[bpos])
+                bpos += 1
+                can_draw = nbone - bpos > opts.reserve
+                drawn = True
+            else:
+                rand()
+                moves = (moves, PASS)
+                drawn = False
+                actor = (actor + 1) % n
+            for h in hands:
+                if h & emask:
+                    break
+            else:
+                if not can_draw:
+                    over = "blocked"
+                    break
+        new = s._clone()
+        new._root = s._root if s._root is not None else s
+        new._moves = moves
+        new.hands = tuple(hands)
+        new.ends = ends
+        new.emask = emask
+        new.bpos = bpos
+        new.spinner_used = spinner_used
+        new.drawn = drawn
+        new.placed = placed
+        new.actor = actor
+        if over == "domino":
+            new._finish_domino(actor, None)
+        else:
+            new._finish_blocked(None)
+        return new
 
     # ----------------------------------------------------------------- scoring
     def _teams(self) -> bool:
@@ -357,6 +405,73 @@ class LineState(State):
 
     def _key_extra(self) -> tuple[Any, ...]:
         return (tuple(sorted(self.ends)) if self.ends else None, self.spinner_used, self.drawn)
+
+
+_DRAW_ONLY: tuple[Action, ...] = (DRAW,)
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
+_ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+
+
+def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
+    """Every attach of a tile of ``hand`` to an open end, ends in order, tiles ascending."""
+    if len(ends) == 2:
+        (u1, v1), (u2, v2) = ends
+        m = hand & SUIT_MASK[v1]
+        acts = _attach_set(u1, m) if m else ()
+        if u1 != u2 or v1 != v2:
+            m = hand & SUIT_MASK[v2]
+            if m:
+                acts = acts + _attach_set(u2, m) if acts else _attach_set(u2, m)
+        return acts
+    acts = ()
+    for i, (u, v) in enumerate(ends):
+        if (u, v) in ends[:i]:
+            continue
+        m = hand & SUIT_MASK[v]
+        if m:
+            acts = acts + _attach_set(u, m)
+    return acts
+
+
+def _attach(
+    ends: Ends, tile: Tile, u: int, spinner: bool, spinner_used: bool
+) -> tuple[Ends, int, int, bool]:
+    """Attach ``tile`` to the end on layout tile ``u``: the new ends, the value matched, the
+    value left open, and whether the spinner is now used."""
+    hi = tile.hi
+    lo = tile.lo
+    t = tile.index
+    for i, (eu, ev) in enumerate(ends):
+        if eu == u and (ev in (hi, lo)):
+            rest = ends[:i] + ends[i + 1 :]
+            if hi != lo:
+                o = lo if hi == ev else hi
+                return (*rest, (t, o)), ev, o, spinner_used
+            if spinner and not spinner_used:
+                return (*rest, (t, ev), (t, ev), (t, ev)), ev, ev, True
+            return (*rest, (t, ev)), ev, ev, spinner_used
+    raise AssertionError((tile, u))  # pragma: no cover - legal actions name open ends
+
+
+def _ends_mask(ends: Ends) -> int:
+    """The tiles that match some open end."""
+    if len(ends) == 2:
+        return SUIT_MASK[ends[0][1]] | SUIT_MASK[ends[1][1]]
+    em = 0
+    for _, v in ends:
+        em |= SUIT_MASK[v]
+    return em
+
+
+def _attach_set(u: int, m: int) -> tuple[Action, ...]:
+    """The attaches of the tiles in mask ``m`` on layout tile ``u`` (cached: they repeat)."""
+    key = (m << 8) | u
+    acts = _ATTACH_SETS.get(key)
+    if acts is None:
+        if len(_ATTACH_SETS) > 500_000:
+            _ATTACH_SETS.clear()
+        acts = _ATTACH_SETS[key] = tuple(Attach(TILES[t], TILES[u]) for t in bits(m))
+    return acts
 
 
 def _points(n: int, winners: tuple[int, ...], score: int) -> tuple[int, ...]:

@@ -328,24 +328,19 @@ class SuperState(State):
         return (PASS,)
 
     # ----------------------------------------------------------------- transition
-    def _transition(self, action: Action, events: list[Event] | None) -> State:
-        new = self._clone()
-        new._legal = None
-        new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
+    def _do(self, action: Action, events: list[Event] | None) -> None:
         kind = type(action)
         if kind is Attach:
             assert isinstance(action, Attach)
-            new._place(action, events)
+            self._place(action, events)
         elif kind is Lead:
             assert isinstance(action, Lead)
-            new._set_starter(action.tile, events)
+            self._set_starter(action.tile, events)
         elif kind is Draw:
-            new._draw(events)
+            self._draw(events)
         else:
             assert kind is Pass
-            new._pass(events)
-        return new
+            self._pass(events)
 
     def _take(self, seat: int, k: int, cause: str, events: list[Event] | None) -> int:
         """``seat`` draws up to ``k`` tiles from the front of the boneyard; return how many."""
