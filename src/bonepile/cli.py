@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -87,7 +88,7 @@ def replay(record: str, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------------------- perft
-@cli.command()
+@cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("record")
 @click.argument("depth", type=int)
 @click.option("--divide", is_flag=True, help="Print the count under each legal action first.")
@@ -149,6 +150,11 @@ def simulate(
         fail(f"--games must be at least 1, got {games}")
     if workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
+    if records is not None:
+        try:
+            Path(records).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            fail(f"cannot create --records directory {records}: {e.strerror or e}")
     started = time.perf_counter()
     with Progress(
         transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
@@ -238,6 +244,10 @@ def watch(
 
     g, values = _game_and_options(game, options)
     state = g.new(players, options=values, seed=seed)
+    if record_path is not None:
+        parent = Path(record_path).parent
+        if not parent.is_dir():
+            fail(f"cannot write {record_path}: {parent} is not a directory")
     click.echo(render_state(state))
     click.echo("")
     count = [0]

@@ -55,7 +55,7 @@ class OptionSpec:
         hi = "" if self.maximum is None else str(self.maximum)
         rng = f"{lo}..{hi}" if (lo or hi) else "any"
         if self.kind == "optional_int":
-            return f"null or {rng}" if self.default is not None else rng
+            return f"null or {rng}" if self.default is not None else f"an integer {rng}"
         if self.kind == "int_map":
             return f"values {rng} for keys {', '.join(self.keys)}"
         return rng
@@ -133,15 +133,19 @@ def option(
     maximum: int | None = None,
     allowed: tuple[int, ...] = (),
     keys: tuple[str, ...] = (),
+    nullable: bool = False,
 ) -> Any:
-    """Declare an option field of an options dataclass (see the games for examples)."""
+    """Declare an option field of an options dataclass (see the games for examples).
+
+    The kind follows the default; ``nullable=True`` makes an integer option accept ``null``.
+    """
     if isinstance(default, bool):
         kind = "bool"
     elif choices:
         kind = "choice"
     elif isinstance(default, dict):
         kind = "int_map"
-    elif default is None:
+    elif default is None or nullable:
         kind = "optional_int"
     else:
         kind = "int"

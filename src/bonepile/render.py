@@ -115,6 +115,10 @@ def _status(info: dict[str, Any], players: int) -> list[str]:
     return out
 
 
+def _count(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
 def render_state(state: State) -> str:
     """The full position (every hand shown), as for ``bonepile replay``."""
     info = state.public_info()
@@ -128,9 +132,10 @@ def render_state(state: State) -> str:
         mark = "▶" if seat == state.actor else " "
         tiles = " ".join(str(t) for t in state.hand(seat)) or "(empty)"
         lines.append(
-            f"{mark} P{seat} ({state.hand_size(seat)} tiles, {state.hand_pips(seat)} pips): {tiles}"
+            f"{mark} P{seat} ({_count(state.hand_size(seat), 'tile')}, "
+            f"{_count(state.hand_pips(seat), 'pip')}): {tiles}"
         )
-    lines.append(f"Boneyard: {state.boneyard_size} tiles")
+    lines.append(f"Boneyard: {_count(state.boneyard_size, 'tile')}")
     status = _status(info, state.players)
     if status:
         lines.append("State: " + "; ".join(status))

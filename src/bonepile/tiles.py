@@ -108,7 +108,7 @@ class Tile:
         return parse_tile(text)
 
 
-_TILE_RE = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]?\s*$")
+_TILE_RE = re.compile(r"^\s*\[?\s*([0-9]{1,2})\s*[-|:]\s*([0-9]{1,2})\s*\]?\s*$", re.ASCII)
 
 
 def parse_tile(text: str) -> Tile:

@@ -53,7 +53,10 @@ class LineOptions:
         choices=("no_score", "lightest_tile"),
     )
     target_score: int | None = option(
-        100, "a match ends when a player or team reaches this total (null: one hand)", minimum=1
+        100,
+        "a match ends when a player or team reaches this total (null: one hand)",
+        minimum=1,
+        nullable=True,
     )
 
 
