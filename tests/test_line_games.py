@@ -861,7 +861,10 @@ def _random_game(seed: int) -> None:
                 assert got == ["pass"]
         action = rng.choice(s.legal_actions())
         front = s.boneyard[0] if s.boneyard_size else None
+        before = (s.summary(), s.key(), s.moves)
         nxt = s.apply(action)
+        assert (s.summary(), s.key(), s.moves) == before  # apply never changes a state
+        assert nxt.moves == (*s.moves, action)
         if isinstance(action, Lead):
             leader_seen = True
             t = action.tile
@@ -914,6 +917,47 @@ def _random_game(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(150))
 def test_random_games_follow_the_rules(seed: int) -> None:
     _random_game(seed)
+
+
+def _generic_playout(s: State, rng: random.Random) -> State:
+    while not s.is_over:
+        legal_now = s.legal_actions()
+        s = s.apply(legal_now[int(rng.random() * len(legal_now))])
+    return s
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_playout_equals_step_by_step_play(seed: int) -> None:
+    # State.playout is documented as the same random choices and the same final state as
+    # applying legal[int(rng.random() * len(legal))] until the hand is over
+    rng = random.Random(seed)
+    game = GAMES[seed % 2]
+    players = rng.randint(2, 4)
+    opts: dict[str, Any] = {
+        "spinner": rng.random() < 0.5,
+        "lead": rng.choice(("highest_double", "seat0_any")),
+        "draw_mode": rng.choice(("until_playable", "one")),
+        "reserve": rng.choice((0, 2)),
+        "blocked_tie": rng.choice(("no_score", "lightest_tile")),
+        "hand_size": rng.choice((None, 3, 5)),
+        "teams": players == 4 and rng.random() < 0.5,
+    }
+    s = get_game(game).new(players, options=opts, seed=seed)
+    for _ in range(rng.randint(0, 6)):  # start at the deal or a little later, maybe mid-draw
+        if s.is_over:
+            break
+        s = s.apply(rng.choice(s.legal_actions()))
+    before = (s.summary(), s.key(), s.moves)
+    fast = s.playout(random.Random(seed + 1))
+    slow = _generic_playout(s, random.Random(seed + 1))
+    assert (s.summary(), s.key(), s.moves) == before
+    assert fast == slow
+    assert fast.moves == slow.moves
+    assert fast.result == slow.result
+    assert fast.summary() == slow.summary()
+    assert fast.layout == slow.layout
+    assert fast.legal_actions() == ()
+    assert [a for _, a, _ in fast.replay()] == list(fast.moves)  # the history replays
 
 
 def test_events_of_a_turn() -> None:

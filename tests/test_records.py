@@ -576,6 +576,15 @@ def test_optional_keys_accepted() -> None:
     assert read_record(done).result is not None
 
 
+def test_null_target_score_is_accepted() -> None:
+    # RULES.md 1.2: target_score is Optional[int] (null: a single hand)
+    rec = seeded_record()
+    rec["options"] = {**rec["options"], "target_score": None}
+    s = read_record(rec)
+    assert s.options.target_score is None
+    assert record_of(s)["options"].get("target_score", "missing") is None
+
+
 def test_result_of_record_is_recomputed() -> None:
     s = explicit_state(None)
     rec = record_of(s)

@@ -19,6 +19,18 @@ from bonepile.errors import OptionError
 T = TypeVar("T")
 
 
+MAX_INT = 10**9
+"""No integer option may exceed this (it keeps every message and product small)."""
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """What one option is: its kind, default, alternatives, range and meaning."""
@@ -70,12 +82,12 @@ class OptionSpec:
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise OptionError(f"option {n} must be true or false, got {json.dumps(value)}")
+            raise OptionError(f"option {n} must be true or false, got {_short(value)}")
         if self.kind == "choice":
             if isinstance(value, str) and value in self.choices:
                 return value
             raise OptionError(
-                f"option {n} must be one of {', '.join(self.choices)}, got {json.dumps(value)}"
+                f"option {n} must be one of {', '.join(self.choices)}, got {_short(value)}"
             )
         if self.kind == "optional_int" and value is None:
             return None
@@ -96,7 +108,9 @@ class OptionSpec:
 
     def _check_int(self, n: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"option {n} must be an integer, got {json.dumps(value)}")
+            raise OptionError(f"option {n} must be an integer, got {_short(value)}")
+        if abs(value) > MAX_INT:
+            raise OptionError(f"option {n} is out of range (at most {MAX_INT})")
         if self.allowed and value not in self.allowed:
             allowed = ", ".join(str(a) for a in self.allowed)
             raise OptionError(f"option {n} must be one of {allowed}, got {value}")
@@ -200,7 +214,7 @@ def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> 
     if values is None:
         return cls()
     if not isinstance(values, Mapping):
-        raise OptionError(f"options must be an object of name: value, got {json.dumps(values)}")
+        raise OptionError(f"options must be an object of name: value, got {_short(values)}")
     specs = {s.name: s for s in option_specs(cls)}
     checked: dict[str, Any] = {}
     for name, value in values.items():

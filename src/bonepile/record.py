@@ -56,8 +56,10 @@ def parse_json(text: str | bytes) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise _fail("", f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except (UnicodeDecodeError, RecursionError) as e:
-        raise _fail("", f"not valid JSON ({type(e).__name__})") from None
+    except RecursionError:
+        raise _fail("", "not valid JSON (nested too deeply)") from None
+    except ValueError as e:  # bad encoding, or an integer too long to convert
+        raise _fail("", f"not valid JSON ({str(e).splitlines()[0][:80]})") from None
 
 
 def start_of(data: Any) -> tuple[State, list[str]]:

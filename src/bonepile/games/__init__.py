@@ -35,11 +35,13 @@ def get_game(name: str, *, aliases: bool = True) -> Game:
     if not isinstance(name, str):
         raise OptionError(f"a game name must be a string, got {name!r}")
     key = name.strip().lower().replace("-", "_")
-    canonical = _ALIASES.get(key) if aliases else (key if key in _REGISTRY else None)
+    canonical = _ALIASES.get(key) if aliases else (name if name in _REGISTRY else None)
     if canonical is None:
         hint = ""
         if not aliases and key in _ALIASES:
             hint = f" (records use {_ALIASES[key]!r})"
+        if len(name) > 40:
+            name = name[:37] + "..."
         raise OptionError(f"unknown game {name!r}{hint}; games: {', '.join(_REGISTRY)}")
     return _REGISTRY[canonical]
 

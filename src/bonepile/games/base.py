@@ -78,7 +78,8 @@ class Game:
             raise OptionError(f"players must be an integer, got {players!r}")
         lo, hi = self.player_range(opts)
         if not lo <= players <= hi:
-            raise OptionError(f"{self.name} is for {lo} to {hi} players, not {players}")
+            shown = players if abs(players) < 10**6 else "that many"
+            raise OptionError(f"{self.name} is for {lo} to {hi} players, not {shown}")
         need = players * self.hand_size(players, opts)
         have = set_size(self.max_pip(opts))
         if need > have:
