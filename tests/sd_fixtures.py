@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bonepile.actions import parse_action
 from bonepile.events import Event
 from bonepile.games import get_game
-from bonepile.state import State
+from bonepile.state import State, apply
 from bonepile.tiles import Tile, mask_of, parse_tile, tile_set
 
 GAME = get_game("super_dominoes")
@@ -44,14 +45,14 @@ def names(ts: Iterable[Tile]) -> set[str]:
 
 
 def legal(state: State) -> set[str]:
-    """The actor's legal actions as a set of canonical strings."""
-    return {str(a) for a in state.legal_actions()}
+    """The actor's legal actions as a set of canonical strings (checked free of duplicates)."""
+    acts = [str(a) for a in state.legal_actions()]
+    assert len(acts) == len(set(acts)), f"duplicate legal actions: {acts}"
+    return set(acts)
 
 
 def play(state: State, *moves: str) -> State:
     """Apply moves given in notation, one after another."""
-    from bonepile.state import apply
-
     for m in moves:
         state = apply(state, m)
     return state
@@ -59,8 +60,6 @@ def play(state: State, *moves: str) -> State:
 
 def step(state: State, move: str) -> tuple[State, tuple[Event, ...]]:
     """Apply one move given in notation and return the new state and its events."""
-    from bonepile.actions import parse_action
-
     return state.step(parse_action(move))
 
 

@@ -778,6 +778,17 @@ def test_spell_ends_on_caster_turn_skipped_turns_do_not_count(ends: bool) -> Non
     assert legal(s) == {"13-2@13-0"}
 
 
+def test_spell_ends_on_caster_turn_leaves_a_starter_spell_alone() -> None:
+    # RULES.md 6: the option ends an *end* spell; the 13-13 starter spell is not one.
+    options = {"starter13_setter_bound": False, "spell_ends_on_caster_turn": True}
+    s = real_deal(3, STARTER13_HANDS, options=options, pad=False)
+    s, events = step(play(s, "13-13", "13-4@13-13"), "13-5@13-13")
+    assert of_type(events, SpellEnded) == []
+    assert s.actor == 0
+    assert s.public_info()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
+    assert s.is_bound(1)
+
+
 # =========================================================================== starter13_spell
 
 

@@ -387,6 +387,27 @@ def test_5_1_09_extra_turn_no_move_play_only_if_able() -> None:
     assert s.public_info()["idle_turns"] == 1
 
 
+def test_5_1_09_extra_turn_after_a_draw_is_a_full_turn() -> None:
+    # P0 draws, plays a drawn 14, and may draw again in the extra turn (RULES.md 2.6/2.7).
+    s = position(
+        3,
+        [["12-11"], ["10-0"], ["10-3"]],
+        ["14-6", "10-1", "8-7", "11-10", "15-12"],
+        arms=[["9-6"]],
+    )
+    assert legal(s) == {"draw"}
+    s = play(s, "draw")
+    assert legal(s) == {"14-6@9-6"}
+    s = play(s, "14-6@9-6")
+    assert s.actor == 0
+    assert legal(s) == {"draw"}
+    s, events = step(s, "draw")
+    assert events == (Drew(0, 2, (t("8-7"), t("11-10")), "unable"),)
+    assert legal(s) == {"pass"}
+    s = play(s, "pass")
+    assert s.actor == 1
+
+
 # --------------------------------------------------------------------------- 5.1.10
 
 
@@ -594,6 +615,16 @@ def test_5_1_16_caster_not_immune() -> None:
     s = _immunity({"caster_immune": False})
     assert s.is_bound(0)
     assert legal(s) == {"13-0@13-9"}
+
+
+def test_5_1_16_caster_playing_on_its_own_end_breaks_it() -> None:
+    s = _immunity()
+    s, events = step(s, "13-0@13-9")
+    assert of_type(events, SpellEnded) == [SpellEnded(0, "broken")]
+    assert s.public_info()["spell"] is None
+    assert s.actor == 1
+    assert not s.is_bound(1)
+    assert legal(s) == {"9-2@9-9"}
 
 
 def test_5_1_16_caster_recasts_elsewhere_replaces_the_spell() -> None:
@@ -838,6 +869,26 @@ def test_5_1_20_unbreakable_spell_does_not_block_early(options, moves, points) -
     r = s.result
     assert r is not None
     assert (r.reason, r.winners, r.points) == ("blocked", (1,), (0, points, 0))
+
+
+def test_5_1_20_drawing_resets_the_idle_count() -> None:
+    # RULES.md 2.6/2.10: a turn that drew tiles is not idle, even if it ends in a pass.
+    s = position(3, [["1-1"], ["0-0", "1-0"], ["15-15"]], ["12-11", "12-10"])
+    s = play(s, "draw", "pass")
+    assert s.boneyard_size == 0
+    for seat in (1, 2):
+        assert s.actor == seat
+        assert legal(s) == {"pass"}
+        s = play(s, "pass")
+        assert s.result is None
+    assert s.public_info()["idle_turns"] == 2
+    assert s.actor == 0
+    s = play(s, "pass")
+    r = s.result
+    assert r is not None
+    # Fewest tiles wins: P2 (1 tile); P0 holds 3 tiles (47 pips), P1 2 tiles (1 pip).
+    # Advanced: (47 - 30) + max(0, 1 - 30) = 17.
+    assert (r.reason, r.winners, r.points) == ("blocked", (2,), (0, 0, 17))
 
 
 # --------------------------------------------------------------------------- 5.1.21
