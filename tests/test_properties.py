@@ -13,7 +13,8 @@ The properties:
 3. every hand ends within a generous number of steps;
 4. a view never exposes another seat's hand or the boneyard, and depends only on public
    information (plus the viewer's own tiles);
-5. a record written by ``record_of`` reads back to the same position;
+5. a record written by ``record_of`` reads back to the same position (and the fast
+   ``State.playout`` path agrees with step-by-step play);
 6. tiles and actions round-trip through their notation, and formatting is canonical.
 """
 
@@ -303,24 +304,34 @@ def test_tiles_are_conserved_and_hands_end(setup: Setup, policy: int) -> None:
     assert max(expected.values()) == 1
     sizes = {len(start.hand(s)) for s in range(start.players)}
     assert sizes == {game.hand_size(start.players, start.options)}
-    final = None
+    states = []
     for state in playout(start, random.Random(policy)):  # playout bounds the hand's length
         check_conserved(state, expected)
-        final = state
-    assert final is not None and final.is_over
-    assert final.result is not None
-    assert len(final.result.points) == final.players
-    assert list(final.result.winners) == sorted(set(final.result.winners))
+        states.append(state)
+    final = states[-1]
+    assert final.is_over and final.result is not None
+    result = final.result
+    assert len(result.points) == final.players
+    assert list(result.winners) == sorted(set(result.winners))
+    assert all(w in range(final.players) for w in result.winners)
+    # only winners score, and every winner scores the same (a team's points, a shared tie)
+    assert all(result.points[s] == 0 for s in range(final.players) if s not in result.winners)
+    assert len({result.points[w] for w in result.winners}) <= 1
+    if result.reason == "domino":
+        # the hand ended on a placement that emptied the mover's hand
+        last = final.moves[-1]
+        mover = states[-2].actor if len(states) > 1 else None
+        assert isinstance(last, Lead | Attach), f"a domino after {last}"
+        assert mover in result.winners and final.hand(mover) == ()
 
 
 # ------------------------------------------------------------------------------ 2
 @settings(max_examples=25, deadline=None)
 @given(setups(), policy_seeds)
 def test_every_legal_action_applies_and_states_are_immutable(setup: Setup, policy: int) -> None:
-    rng = random.Random(policy)
-    state = setup.new()
-    expected = full_set(state)
-    for state in playout(setup.new(), rng):
+    start = setup.new()
+    expected = full_set(start)
+    for state in playout(start, random.Random(policy)):
         check_valid(state)
         if state.is_over:
             with pytest.raises(IllegalActionError):
@@ -510,9 +521,7 @@ def test_spectator_sees_no_hand(setup: Setup, policy: int) -> None:
 # ------------------------------------------------------------------------------ 5
 @settings(max_examples=40, deadline=None)
 @given(setups(), policy_seeds, st.booleans(), st.data())
-def test_record_round_trip(
-    setup: Setup, policy: int, explicit: bool, data: st.DataObject
-) -> None:
+def test_record_round_trip(setup: Setup, policy: int, explicit: bool, data: st.DataObject) -> None:
     start = setup.new()
     if explicit:
         start = setup.new_from_deal(
@@ -532,6 +541,36 @@ def test_record_round_trip(
         assert record_of(back) == rec
         for seat in seats_and_spectator(state):
             assert view(back, seat).to_json() == view(state, seat).to_json()
+
+
+# ------------------------------------------------------------------------------ fast path
+@settings(max_examples=40, deadline=None)
+@given(setups(), policy_seeds, st.integers(0, 30))
+def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, prefix: int) -> None:
+    """``State.playout(rng)`` makes the same choices and reaches the same final state as
+    applying ``legal[int(rng.random() * len(legal))]`` until the hand is over."""
+    rng = random.Random(policy)
+    state = setup.new()
+    for _ in range(prefix):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    before = snapshot(state)
+    fast = state.playout(random.Random(policy + 1))
+    slow = state
+    choose = random.Random(policy + 1)
+    while not slow.is_over:
+        legal = slow.legal_actions()
+        slow = slow.apply(legal[int(choose.random() * len(legal))])
+    assert snapshot(state) == before
+    assert fast == slow
+    assert fast.moves == slow.moves
+    assert fast.result == slow.result
+    assert fast.summary() == slow.summary()
+    assert fast.layout == slow.layout
+    assert fast.legal_actions() == ()
+    assert fast.initial is state.initial
+    assert record_of(fast) == record_of(slow)
 
 
 # ------------------------------------------------------------------------------ 6

@@ -106,9 +106,7 @@ class LineGame(Game):
             s.lead_tile = -1
         s._init_base(self, opts, hands, bone, first, seed, scores_before)
         s.drawing = self.drawing
-        s.ends = None
-        s.emask = 0
-        s.spinner_used = False
+        s.node = None
         s.drawn = False
         s.placed = None
         s.actor = first
@@ -128,19 +126,80 @@ def _highest_lead(hands: Sequence[int]) -> tuple[int, int]:
     return best[1], best[2]
 
 
+class EndsNode:
+    """An interned configuration of open ends, with its transitions and placements memoized.
+
+    The line games see the same few end configurations over and over, so each one is a node
+    of a lazily built automaton: ``advance(action)`` gives the next node (plus the values
+    matched and left open) from a dict keyed by the interned action, and ``placements(hand)``
+    the legal attaches from a dict keyed by the hand's matching tiles. Nodes are shared by
+    every state and never change once made.
+    """
+
+    __slots__ = ("_legal", "_next", "mask", "pairs", "spinner", "spinner_used")
+
+    pairs: Ends
+    mask: int
+    spinner: bool
+    spinner_used: bool
+    _next: dict[Action, tuple[EndsNode, int, int]]
+    _legal: dict[int, tuple[Action, ...]]
+
+    @staticmethod
+    def get(pairs: Ends, spinner: bool, spinner_used: bool) -> EndsNode:
+        """The node of these ends (``spinner``: the option; ``spinner_used``: spun yet)."""
+        key = (pairs, spinner, spinner_used)
+        node = _NODES.get(key)
+        if node is None:
+            if len(_NODES) > 200_000:
+                _NODES.clear()
+            node = _NODES[key] = EndsNode.__new__(EndsNode)
+            node.pairs = pairs
+            node.mask = _ends_mask(pairs)
+            node.spinner = spinner
+            node.spinner_used = spinner_used
+            node._next = {}
+            node._legal = {}
+        return node
+
+    def advance(self, action: Attach) -> tuple[EndsNode, int, int]:
+        """The node after ``action``, the value it matched and the value it leaves open."""
+        r = self._next.get(action)
+        if r is None:
+            rest, v, o, used = _attach(
+                self.pairs, action.tile, action.at.index, self.spinner, self.spinner_used
+            )
+            r = self._next[action] = (EndsNode.get(rest, self.spinner, used), v, o)
+        return r
+
+    def placements(self, hand: int) -> tuple[Action, ...]:
+        """The attaches of tiles in ``hand`` to these ends (see :func:`_placements`)."""
+        m = hand & self.mask
+        acts = self._legal.get(m)
+        if acts is None:
+            acts = self._legal[m] = _placements(m, self.pairs) if m else ()
+        return acts
+
+
+_NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
+
+
 class LineState(State):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("drawing", "drawn", "emask", "ends", "lead_tile", "placed", "spinner_used")
+    __slots__ = ("drawing", "drawn", "lead_tile", "node", "placed")
 
     drawing: bool
-    ends: Ends | None
-    emask: int
-    spinner_used: bool
+    node: EndsNode | None
     drawn: bool
     placed: PlacedList
     lead_tile: int
     options: LineOptions
+
+    @property
+    def ends(self) -> Ends | None:
+        """The open ends as ``(anchor tile index, value)`` pairs (``None`` before the lead)."""
+        return None if self.node is None else self.node.pairs
 
     def _clone(self) -> LineState:
         new = LineState.__new__(LineState)
@@ -156,9 +215,7 @@ class LineState(State):
         new.scores_before = self.scores_before
         new.seed = self.seed
         new.drawing = self.drawing
-        new.ends = self.ends
-        new.emask = self.emask
-        new.spinner_used = self.spinner_used
+        new.node = self.node
         new.drawn = self.drawn
         new.placed = self.placed
         new.lead_tile = self.lead_tile
@@ -174,12 +231,12 @@ class LineState(State):
         actor = self.actor
         assert actor is not None
         hand = self.hands[actor]
-        ends = self.ends
-        if ends is None:
+        node = self.node
+        if node is None:
             if self.lead_tile >= 0:
                 return (LEAD_BY_INDEX[self.lead_tile],)
             return tuple(LEAD_BY_INDEX[t] for t in bits(hand))
-        acts = _placements(hand, ends)
+        acts = node.placements(hand)
         if acts:
             return acts
         if self._can_draw() and (not self.drawn or self.options.draw_mode == "until_playable"):
@@ -188,49 +245,40 @@ class LineState(State):
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
-        actor = self.actor
-        assert actor is not None
+        actor: int = self.actor  # type: ignore[assignment]
         kind = type(action)
         if kind is Attach:
-            assert isinstance(action, Attach)
-            tile = action.tile
-            t = tile.index
-            u = action.at.index
+            node, v, o = self.node.advance(action)  # type: ignore[union-attr,arg-type]
+            tile: Tile = action.tile  # type: ignore[attr-defined]
             hands = list(self.hands)
-            hands[actor] ^= 1 << t
+            hand = hands[actor] ^ (1 << tile.index)
+            hands[actor] = hand
             self.hands = tuple(hands)
-            ends = self.ends
-            assert ends is not None
-            rest, v, o, self.spinner_used = _attach(
-                ends, tile, u, self.options.spinner, self.spinner_used
-            )
-            self.ends = rest
-            self.emask = _ends_mask(rest)
-            self.placed = (self.placed, (t, u, v, actor))
-            if events is not None:
-                events.append(Placed(actor, tile, action.at, v, o))
+            self.node = node
+            self.placed = (self.placed, (tile.index, action.at.index, v, actor))  # type: ignore[attr-defined]
             self.drawn = False
-            if not hands[actor]:
+            if events is not None:
+                events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
+            if not hand:
                 self._finish_domino(actor, events)
                 return
             self.actor = (actor + 1) % self.players
+            em = node.mask
+            for h in hands:
+                if h & em:
+                    return
         elif kind is Lead:
-            assert isinstance(action, Lead)
-            tile = action.tile
+            tile = action.tile  # type: ignore[attr-defined]
             t = tile.index
             hands = list(self.hands)
             hands[actor] ^= 1 << t
             self.hands = tuple(hands)
-            if tile.hi == tile.lo:
-                if self.options.spinner:
-                    self.spinner_used = True
-                    self.ends = ((t, tile.hi),) * 4
-                else:
-                    self.ends = ((t, tile.hi), (t, tile.hi))
-                self.emask = SUIT_MASK[tile.hi]
+            spinner = self.options.spinner
+            if tile.hi != tile.lo:
+                pairs: Ends = ((t, tile.hi), (t, tile.lo))
             else:
-                self.ends = ((t, tile.hi), (t, tile.lo))
-                self.emask = SUIT_MASK[tile.hi] | SUIT_MASK[tile.lo]
+                pairs = ((t, tile.hi),) * (4 if spinner else 2)
+            self.node = EndsNode.get(pairs, spinner, spinner and tile.hi == tile.lo)
             self.placed = (None, (t, -1, -1, actor))
             if events is not None:
                 events.append(Led(actor, tile))
@@ -253,7 +301,7 @@ class LineState(State):
             self.drawn = False
             self.actor = (actor + 1) % self.players
         # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
-        em = self.emask
+        em = self.node.mask  # type: ignore[union-attr]
         for h in self.hands:
             if h & em:
                 return
@@ -270,46 +318,40 @@ class LineState(State):
         if s.result is not None:
             return s
         rand = rng.random
-        if s.ends is None:
+        if s.node is None:
             legal = s.legal_actions()
             s = s.apply(legal[int(rand() * len(legal))])  # type: ignore[assignment]
             if s.result is not None:
                 return s
-        opts = s.options
         n = s.players
         hands = list(s.hands)
-        ends = s.ends
-        assert ends is not None
-        emask = s.emask
+        node = s.node
+        assert node is not None
         bone = s.bone
         bpos = s.bpos
         nbone = len(bone)
-        can_draw = s.drawing and nbone - bpos > opts.reserve
-        until = opts.draw_mode == "until_playable"
-        spinner = opts.spinner
-        spinner_used = s.spinner_used
+        reserve = s.options.reserve
+        can_draw = s.drawing and nbone - bpos > reserve
+        until = s.options.draw_mode == "until_playable"
         drawn = s.drawn
         moves = s._moves
         placed = s.placed
-        actor = s.actor
-        assert actor is not None
-        over = ""
+        actor: int = s.actor  # type: ignore[assignment]
+        over = False
         while True:
             hand = hands[actor]
-            acts = _placements(hand, ends)
+            acts = node.placements(hand)
             if acts:
                 a = acts[int(rand() * len(acts))]
                 moves = (moves, a)
-                tile = a.tile  # type: ignore[attr-defined]
-                u = a.at.index  # type: ignore[attr-defined]
-                hand ^= 1 << tile.index
+                node, v, _ = node.advance(a)  # type: ignore[arg-type]
+                t = a.tile.index  # type: ignore[attr-defined]
+                hand ^= 1 << t
                 hands[actor] = hand
-                ends, v, _, spinner_used = _attach(ends, tile, u, spinner, spinner_used)
-                emask = _ends_mask(ends)
-                placed = (placed, (tile.index, u, v, actor))
+                placed = (placed, (t, a.at.index, v, actor))  # type: ignore[attr-defined]
                 drawn = False
                 if not hand:
-                    over = "domino"
+                    over = True
                     break
                 actor = (actor + 1) % n
             elif can_draw and (until or not drawn):
@@ -317,32 +359,30 @@ class LineState(State):
                 moves = (moves, DRAW)
                 hands[actor] = hand | (1 << bone[bpos])
                 bpos += 1
-                can_draw = nbone - bpos > opts.reserve
+                can_draw = nbone - bpos > reserve
                 drawn = True
             else:
                 rand()
                 moves = (moves, PASS)
                 drawn = False
                 actor = (actor + 1) % n
+            em = node.mask
             for h in hands:
-                if h & emask:
+                if h & em:
                     break
             else:
                 if not can_draw:
-                    over = "blocked"
                     break
         new = s._clone()
         new._root = s._root if s._root is not None else s
         new._moves = moves
         new.hands = tuple(hands)
-        new.ends = ends
-        new.emask = emask
+        new.node = node
         new.bpos = bpos
-        new.spinner_used = spinner_used
         new.drawn = drawn
         new.placed = placed
         new.actor = actor
-        if over == "domino":
+        if over:
             new._finish_domino(actor, None)
         else:
             new._finish_blocked(None)
@@ -407,7 +447,10 @@ class LineState(State):
         return info
 
     def _key_extra(self) -> tuple[Any, ...]:
-        return (tuple(sorted(self.ends)) if self.ends else None, self.spinner_used, self.drawn)
+        node = self.node
+        if node is None:
+            return (None, False, self.drawn)
+        return (tuple(sorted(node.pairs)), node.spinner_used, self.drawn)
 
 
 _DRAW_ONLY: tuple[Action, ...] = (DRAW,)
