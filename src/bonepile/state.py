@@ -16,7 +16,7 @@ from bonepile.actions import Action
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event
 from bonepile.result import Result
-from bonepile.tiles import PIPS, TILES, Tile, bits, tiles_of
+from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
 
 if TYPE_CHECKING:
     from bonepile.games.base import Game
@@ -187,7 +187,7 @@ class State:
 
     def hand_pips(self, seat: int) -> int:
         """The pip total of ``seat``'s hand."""
-        return sum(PIPS[i] for i in bits(self.hands[seat]))
+        return mask_pips(self.hands[seat])
 
     def hand_size(self, seat: int) -> int:
         """How many tiles ``seat`` holds."""

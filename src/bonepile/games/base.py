@@ -15,16 +15,14 @@ _BIT = tuple(1 << i for i in range(256))
 
 
 def shuffled(n: int, rng: random.Random) -> list[int]:
-    """A seeded random permutation of ``range(n)`` (Fisher-Yates on ``rng.random()``).
+    """A seeded uniform random permutation of ``range(n)``.
 
-    bonepile's own shuffle, so that a seed deals the same tiles on every Python version.
+    bonepile's own shuffle (each index gets a key from ``rng.random()``, then a stable sort), so
+    that a seed deals the same tiles on every Python version; the sort runs in C.
     """
-    order = list(range(n))
     rand = rng.random
-    for i in range(n - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        order[i], order[j] = order[j], order[i]
-    return order
+    keys = [rand() for _ in range(n)]
+    return sorted(range(n), key=keys.__getitem__)
 
 
 class Game:
@@ -35,11 +33,11 @@ class Game:
     title: str = ""
     summary: str = ""
     Options: type = object
-    _checked: set[tuple[int, Any]]
+    _checked: dict[tuple[int, int], Any]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._checked = set()
+        cls._checked = {}
 
     # ----------------------------------------------------------------- options and sizes
     def make_options(self, values: Mapping[str, Any] | Any = None) -> Any:
@@ -66,12 +64,13 @@ class Game:
 
     def check_players(self, players: int, opts: Any) -> None:
         """Raise :class:`OptionError` unless ``players`` may play with ``opts``."""
-        key = (players, opts)
-        if key in self._checked:
+        key = (players, id(opts))
+        seen = self._checked.get(key)
+        if seen is opts:
             return
         self._check_players(players, opts)
         if len(self._checked) < 4096:
-            self._checked.add(key)
+            self._checked[key] = opts  # keeps opts alive, so its id stays its own
 
     def _check_players(self, players: int, opts: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):

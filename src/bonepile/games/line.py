@@ -21,7 +21,7 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
 from bonepile.state import State
-from bonepile.tiles import PIPS, SUIT_MASK, TILES, Tile, bits
+from bonepile.tiles import SUIT_MASK, TILES, Tile, bits, mask_pips
 
 _DEFAULT_HAND = {6: 7, 9: 9, 12: 12, 15: 15}
 
@@ -108,7 +108,6 @@ class LineGame(Game):
         s.drawing = self.drawing
         s.node = None
         s.drawn = False
-        s.placed = None
         s.actor = first
         return s
 
@@ -162,6 +161,14 @@ class EndsNode:
             node._legal = {}
         return node
 
+    @staticmethod
+    def lead(tile: Tile, spinner: bool) -> EndsNode:
+        """The node after ``tile`` is led (a double lead spins when ``spinner``)."""
+        t = tile.index
+        if tile.hi != tile.lo:
+            return EndsNode.get(((t, tile.hi), (t, tile.lo)), spinner, False)
+        return EndsNode.get(((t, tile.hi),) * (4 if spinner else 2), spinner, spinner)
+
     def advance(self, action: Attach) -> tuple[EndsNode, int, int]:
         """The node after ``action``, the value it matched and the value it leaves open."""
         r = self._next.get(action)
@@ -187,12 +194,11 @@ _NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
 class LineState(State):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("drawing", "drawn", "lead_tile", "node", "placed")
+    __slots__ = ("drawing", "drawn", "lead_tile", "node")
 
     drawing: bool
     node: EndsNode | None
     drawn: bool
-    placed: PlacedList
     lead_tile: int
     options: LineOptions
 
@@ -217,7 +223,6 @@ class LineState(State):
         new.drawing = self.drawing
         new.node = self.node
         new.drawn = self.drawn
-        new.placed = self.placed
         new.lead_tile = self.lead_tile
         return new
 
@@ -235,7 +240,7 @@ class LineState(State):
         if node is None:
             if self.lead_tile >= 0:
                 return (LEAD_BY_INDEX[self.lead_tile],)
-            return tuple(LEAD_BY_INDEX[t] for t in bits(hand))
+            return tuple(map(LEAD_BY_INDEX.__getitem__, bits(hand)))
         acts = node.placements(hand)
         if acts:
             return acts
@@ -248,14 +253,16 @@ class LineState(State):
         actor: int = self.actor  # type: ignore[assignment]
         kind = type(action)
         if kind is Attach:
-            node, v, o = self.node.advance(action)  # type: ignore[union-attr,arg-type]
+            r = self.node._next.get(action)  # type: ignore[union-attr]
+            if r is None:
+                r = self.node.advance(action)  # type: ignore[union-attr,arg-type]
+            node, v, o = r
             tile: Tile = action.tile  # type: ignore[attr-defined]
             hands = list(self.hands)
             hand = hands[actor] ^ (1 << tile.index)
             hands[actor] = hand
             self.hands = tuple(hands)
             self.node = node
-            self.placed = (self.placed, (tile.index, action.at.index, v, actor))  # type: ignore[attr-defined]
             self.drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
@@ -273,13 +280,7 @@ class LineState(State):
             hands = list(self.hands)
             hands[actor] ^= 1 << t
             self.hands = tuple(hands)
-            spinner = self.options.spinner
-            if tile.hi != tile.lo:
-                pairs: Ends = ((t, tile.hi), (t, tile.lo))
-            else:
-                pairs = ((t, tile.hi),) * (4 if spinner else 2)
-            self.node = EndsNode.get(pairs, spinner, spinner and tile.hi == tile.lo)
-            self.placed = (None, (t, -1, -1, actor))
+            self.node = EndsNode.lead(tile, self.options.spinner)
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
@@ -335,26 +336,36 @@ class LineState(State):
         until = s.options.draw_mode == "until_playable"
         drawn = s.drawn
         moves = s._moves
-        placed = s.placed
         actor: int = s.actor  # type: ignore[assignment]
-        over = False
+        # The static block check (RULES.md 6) only matters when the actor cannot place: if it
+        # can, some seat can. So it runs only then, before the actor's draw or pass.
         while True:
             hand = hands[actor]
-            acts = node.placements(hand)
+            acts = node._legal.get(hand & node.mask)
+            if acts is None:
+                acts = node.placements(hand)
             if acts:
                 a = acts[int(rand() * len(acts))]
                 moves = (moves, a)
-                node, v, _ = node.advance(a)  # type: ignore[arg-type]
-                t = a.tile.index  # type: ignore[attr-defined]
-                hand ^= 1 << t
+                r = node._next.get(a)
+                if r is None:
+                    r = node.advance(a)  # type: ignore[arg-type]
+                node = r[0]
+                hand ^= 1 << a.tile.index  # type: ignore[attr-defined]
                 hands[actor] = hand
-                placed = (placed, (t, a.at.index, v, actor))  # type: ignore[attr-defined]
                 drawn = False
                 if not hand:
-                    over = True
                     break
                 actor = (actor + 1) % n
-            elif can_draw and (until or not drawn):
+                continue
+            em = node.mask
+            for h in hands:
+                if h & em:
+                    break
+            else:
+                if not can_draw:
+                    break
+            if can_draw and (until or not drawn):
                 rand()
                 moves = (moves, DRAW)
                 hands[actor] = hand | (1 << bone[bpos])
@@ -366,13 +377,6 @@ class LineState(State):
                 moves = (moves, PASS)
                 drawn = False
                 actor = (actor + 1) % n
-            em = node.mask
-            for h in hands:
-                if h & em:
-                    break
-            else:
-                if not can_draw:
-                    break
         new = s._clone()
         new._root = s._root if s._root is not None else s
         new._moves = moves
@@ -380,12 +384,11 @@ class LineState(State):
         new.node = node
         new.bpos = bpos
         new.drawn = drawn
-        new.placed = placed
         new.actor = actor
-        if over:
-            new._finish_domino(actor, None)
-        else:
+        if hand:
             new._finish_blocked(None)
+        else:
+            new._finish_domino(actor, None)
         return new
 
     # ----------------------------------------------------------------- scoring
@@ -426,7 +429,7 @@ class LineState(State):
         self._end(Result("blocked", winners, _points(n, winners, score)), events)
 
     def _pips(self, seat: int) -> int:
-        return sum(PIPS[i] for i in bits(self.hands[seat]))
+        return mask_pips(self.hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
         self.result = result
@@ -438,7 +441,24 @@ class LineState(State):
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
-        return build_layout(self.placed, self.ends)
+        """The line, rebuilt from the moves (states do not carry it: it costs every step)."""
+        root = self.initial
+        actor = root.actor
+        n = self.players
+        node: EndsNode | None = None
+        placed: PlacedList = None
+        for a in self.moves:
+            if type(a) is Attach:
+                assert node is not None and actor is not None
+                node, v, _ = node.advance(a)
+                placed = (placed, (a.tile.index, a.at.index, v, actor))
+            elif type(a) is Lead:
+                assert actor is not None
+                node = EndsNode.lead(a.tile, self.options.spinner)
+                placed = (placed, (a.tile.index, -1, -1, actor))
+            if type(a) is not Draw and actor is not None:
+                actor = (actor + 1) % n
+        return build_layout(placed, None if node is None else node.pairs)
 
     def public_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"first_player": self.first_player}

@@ -35,7 +35,7 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, PIPS, SUIT_MASK, TILES, Tile, bits
+from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
 
 OPENING_SET, OPENING_DRAW, PLAY = 0, 1, 2
 SPELL_END, SPELL_STARTER = 0, 1
@@ -591,7 +591,7 @@ class SuperState(State):
         self._end(Result("blocked", tied, _points(n, tied, score)), events)
 
     def _pips(self, seat: int) -> int:
-        return sum(PIPS[i] for i in bits(self.hands[seat]))
+        return mask_pips(self.hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
         self.result = result
