@@ -65,9 +65,11 @@ class Lead(Action):
 class Attach(Action):
     """Attach ``tile`` to the open end offered by layout tile ``at``. Written ``T@U``."""
 
-    __slots__ = ("at", "tile")
+    __slots__ = ("at", "bit", "tile")
     tile: Tile
     at: Tile
+    bit: int
+    """``1 << tile.index``: the tile's bit in a hand mask (for the rules' hot paths)."""
     _cache: ClassVar[dict[int, Attach]] = {}
 
     def __new__(cls, tile: Tile, at: Tile) -> Attach:
@@ -78,6 +80,7 @@ class Attach(Action):
             self = object.__new__(cls)
             object.__setattr__(self, "tile", tile)
             object.__setattr__(self, "at", at)
+            object.__setattr__(self, "bit", 1 << tile.index)
             cls._cache[key] = self
             return self
 

@@ -129,13 +129,13 @@ class Game:
         """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1)."""
         order = shuffled(set_size(self.max_pip(opts)), rng)
         k = players * self.hand_size(players, opts)
-        hands = [0] * players
-        seat = 0
-        for t in order[:k]:
-            hands[seat] |= _BIT[t]
-            seat += 1
-            if seat == players:
-                seat = 0
+        bit = _BIT
+        hands = []
+        for seat in range(players):
+            m = 0
+            for t in order[seat:k:players]:
+                m |= bit[t]
+            hands.append(m)
         return hands, order[k:]
 
     def _check_deal(

@@ -259,7 +259,7 @@ class LineState(State):
             node, v, o = r
             tile: Tile = action.tile  # type: ignore[attr-defined]
             hands = list(self.hands)
-            hand = hands[actor] ^ (1 << tile.index)
+            hand = hands[actor] ^ action.bit  # type: ignore[attr-defined]
             hands[actor] = hand
             self.hands = tuple(hands)
             self.node = node
@@ -351,7 +351,7 @@ class LineState(State):
                 if r is None:
                     r = node.advance(a)  # type: ignore[arg-type]
                 node = r[0]
-                hand ^= 1 << a.tile.index  # type: ignore[attr-defined]
+                hand ^= a.bit  # type: ignore[attr-defined]
                 hands[actor] = hand
                 drawn = False
                 if not hand:
