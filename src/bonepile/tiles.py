@@ -9,10 +9,11 @@ set is indices ``0..27`` and a double-15 set ``0..135``. Hands are bit masks ove
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from bonepile.errors import InvalidActionError
+from bonepile.errors import DealError, InvalidActionError
 
 MAX_PIP_LIMIT = 18
 """The largest double-N set bonepile supports."""
@@ -132,6 +133,45 @@ def set_size(max_pip: int) -> int:
 def tile_set(max_pip: int) -> tuple[Tile, ...]:
     """Every tile of a double-``max_pip`` set, in index order (``0-0``, ``1-0``, ``1-1``, ...)."""
     return TILES[: set_size(max_pip)]
+
+
+def tile_multiset(max_pip: int, copies: int = 1) -> tuple[Tile, ...]:
+    """Every tile of ``copies`` double-``max_pip`` sets (each tile ``copies`` times, in order)."""
+    return tuple(t for t in tile_set(max_pip) for _ in range(copies))
+
+
+def check_deal(
+    hands: Sequence[Sequence[Tile]],
+    boneyard: Sequence[Tile],
+    *,
+    players: int,
+    hand_size: int,
+    max_pip: int,
+    copies: int = 1,
+) -> None:
+    """Raise :class:`DealError` unless the deal holds ``copies`` double-``max_pip`` sets exactly,
+    in ``players`` hands of ``hand_size`` tiles plus the boneyard."""
+    if len(hands) != players:
+        raise DealError(f"deal: {len(hands)} hands for {players} players")
+    want = Counter(tile_multiset(max_pip, copies))
+    have: Counter[Tile] = Counter()
+    places = [*((f"hand {i}", h) for i, h in enumerate(hands)), ("boneyard", boneyard)]
+    sets = "set" if copies == 1 else f"{copies} sets"
+    for where, tiles in places:
+        for t in tiles:
+            if t not in want:
+                raise DealError(f"deal: {where}: {t} is not in a double-{max_pip} {sets}")
+            have[t] += 1
+            if have[t] > want[t]:
+                times = "twice" if want[t] == 1 else f"more than {want[t]} times"
+                raise DealError(f"deal: {where}: {t} appears {times}")
+    for i, h in enumerate(hands):
+        if len(h) != hand_size:
+            raise DealError(f"deal: hand {i} holds {len(h)} tiles, expected {hand_size}")
+    missing = list((want - have).elements())
+    if missing:
+        shown = ", ".join(str(t) for t in missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise DealError(f"deal: {len(missing)} tile(s) of the {sets} missing: {shown}")
 
 
 TILES: tuple[Tile, ...] = tuple(

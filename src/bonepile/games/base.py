@@ -6,10 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bonepile.errors import DealError, OptionError
+from bonepile.errors import OptionError
 from bonepile.options import OptionSpec, build_options, option_specs
 from bonepile.state import State
-from bonepile.tiles import Tile, mask_of, set_size, tile_set
+from bonepile.tiles import Tile, check_deal, mask_of, set_size
 
 _BIT = tuple(1 << i for i in range(256))
 
@@ -138,6 +138,10 @@ class Game:
             hands.append(m)
         return hands, order[k:]
 
+    def copies(self, opts: Any) -> int:
+        """How many copies of the double-``max_pip`` set the game uses (1 unless overridden)."""
+        return 1
+
     def _check_deal(
         self,
         players: int,
@@ -145,31 +149,14 @@ class Game:
         deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]],
     ) -> tuple[list[int], list[int]]:
         hands_in, bone_in = deal
-        if len(hands_in) != players:
-            raise DealError(f"deal: {len(hands_in)} hands for {players} players")
-        size = self.hand_size(players, opts)
-        full = tile_set(self.max_pip(opts))
-        known = set(full)
-        seen: set[Tile] = set()
-        for where, tiles in [
-            *((f"hand {i}", h) for i, h in enumerate(hands_in)),
-            ("boneyard", bone_in),
-        ]:
-            for t in tiles:
-                if t not in known:
-                    raise DealError(
-                        f"deal: {where}: {t} is not in a double-{self.max_pip(opts)} set"
-                    )
-                if t in seen:
-                    raise DealError(f"deal: {where}: {t} appears twice")
-                seen.add(t)
-        for i, h in enumerate(hands_in):
-            if len(h) != size:
-                raise DealError(f"deal: hand {i} holds {len(h)} tiles, expected {size}")
-        missing = [t for t in full if t not in seen]
-        if missing:
-            shown = ", ".join(str(t) for t in missing[:5]) + (", ..." if len(missing) > 5 else "")
-            raise DealError(f"deal: {len(missing)} tile(s) of the set missing: {shown}")
+        check_deal(
+            hands_in,
+            bone_in,
+            players=players,
+            hand_size=self.hand_size(players, opts),
+            max_pip=self.max_pip(opts),
+            copies=self.copies(opts),
+        )
         return [mask_of(h) for h in hands_in], [t.index for t in bone_in]
 
     def _start(
