@@ -435,6 +435,7 @@ class LineState(State):
         self.result = result
         self.actor = None
         self._legal = ()
+        self.drawn = False
         if events is not None:
             events.append(HandEnded(result))
 

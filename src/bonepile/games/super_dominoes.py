@@ -598,6 +598,8 @@ class SuperState(State):
         self.actor = None
         self._legal = ()
         self.pending = 0
+        self.extra = False
+        self.drawn = False
         if events is not None:
             events.append(HandEnded(result))
 
