@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -31,6 +32,25 @@ def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game, dict[str
     values = parse_option_assignments(game.Options, list(items), game.name)
     game.make_options(values)
     return game, values
+
+
+def game_setup(seed_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The arguments every command that deals a game takes: GAME, players, seed, options."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option(
+            "--option",
+            "-o",
+            "options",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="A variant option (repeatable).",
+        )(f)
+        f = click.option("--seed", "-s", type=int, default=0, show_default=True, help=seed_help)(f)
+        f = click.option("--players", "-n", type=int, required=True, help="Number of players.")(f)
+        return click.argument("game")(f)
+
+    return wrap
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,18 +134,8 @@ def perft(record: str, depth: int, divide: bool) -> None:
 
 # ---------------------------------------------------------------------------------- simulate
 @cli.command()
-@click.argument("game")
-@click.option("--players", "-n", type=int, required=True, help="Number of players.")
+@game_setup("Seed of the run.")
 @click.option("--games", "-k", type=int, default=100, show_default=True, help="Hands to play.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option(
-    "--option",
-    "-o",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A variant option (repeatable).",
-)
 @click.option("--records", type=click.Path(file_okay=False), help="Write every game here.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -209,17 +219,7 @@ def _stderr_console() -> Any:
 
 # ---------------------------------------------------------------------------------- watch
 @cli.command()
-@click.argument("game")
-@click.option("--players", "-n", type=int, required=True, help="Number of players.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the game.")
-@click.option(
-    "--option",
-    "-o",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A variant option (repeatable).",
-)
+@game_setup("Seed of the game.")
 @click.option(
     "--delay", type=float, default=0.0, show_default=True, help="Seconds to pause after each move."
 )

@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON for an error message, cut to ``limit`` characters."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class BonepileError(ValueError):
     """Base class of every error bonepile raises on bad input."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bonepile.errors import OptionError
+from bonepile.errors import OptionError, shown
 
 T = TypeVar("T")
 
@@ -24,11 +24,7 @@ MAX_INT = 10**9
 
 
 def _short(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return shown(value, 40)
 
 
 @dataclass(frozen=True)

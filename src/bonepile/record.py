@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.actions import parse_action
-from bonepile.errors import BonepileError, RecordError
+from bonepile.errors import BonepileError, RecordError, shown
 from bonepile.games import Game, get_game
 from bonepile.options import non_default_options
 from bonepile.state import State
@@ -42,14 +42,6 @@ def _fail(where: str, why: str) -> RecordError:
     return RecordError(f"record: {where}: {why}" if where else f"record: {why}")
 
 
-def _json_text(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def parse_json(text: str | bytes) -> Any:
     """Parse record text as JSON, or raise :class:`RecordError`."""
     try:
@@ -65,14 +57,14 @@ def parse_json(text: str | bytes) -> Any:
 def start_of(data: Any) -> tuple[State, list[str]]:
     """Validate everything but the moves; return the dealt state and the move texts."""
     if not isinstance(data, Mapping):
-        raise _fail("", f"expected a JSON object at the top level, got {_json_text(data)}")
+        raise _fail("", f"expected a JSON object at the top level, got {shown(data)}")
     for key in data:
         if key not in KEYS:
-            raise _fail("", f"unknown key {_json_text(key)} (allowed: {', '.join(KEYS)})")
+            raise _fail("", f"unknown key {shown(key)} (allowed: {', '.join(KEYS)})")
     if data.get("format") != FORMAT:
         if "format" not in data:
             raise _fail("format", f"missing (expected {json.dumps(FORMAT)})")
-        raise _fail("format", f"expected {json.dumps(FORMAT)}, got {_json_text(data['format'])}")
+        raise _fail("format", f"expected {json.dumps(FORMAT)}, got {shown(data['format'])}")
     if "game" not in data:
         raise _fail("game", "missing")
     try:
@@ -83,10 +75,10 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         raise _fail("players", "missing")
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, int):
-        raise _fail("players", f"must be an integer, got {_json_text(players)}")
+        raise _fail("players", f"must be an integer, got {shown(players)}")
     options_in = data.get("options", {})
     if not isinstance(options_in, Mapping):
-        raise _fail("options", f"must be an object, got {_json_text(options_in)}")
+        raise _fail("options", f"must be an object, got {shown(options_in)}")
     try:
         opts = game.make_options(options_in)
         game.check_players(players, opts)
@@ -117,7 +109,7 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         if has_seed:
             seed = data["seed"]
             if isinstance(seed, bool) or not isinstance(seed, int):
-                raise _fail("seed", f"must be an integer, got {_json_text(seed)}")
+                raise _fail("seed", f"must be an integer, got {shown(seed)}")
             state = game.new(players, options=opts, seed=seed, scores_before=scores_before)
         else:
             deal = _parse_deal(data["deal"], players)
@@ -128,10 +120,10 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         raise _fail("deal", str(e).removeprefix("deal: ")) from None
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise _fail("moves", f"must be a list of strings, got {_json_text(moves)}")
+        raise _fail("moves", f"must be a list of strings, got {shown(moves)}")
     for i, m in enumerate(moves):
         if not isinstance(m, str):
-            raise _fail(f"moves[{i}]", f"must be a string, got {_json_text(m)}")
+            raise _fail(f"moves[{i}]", f"must be a string, got {shown(m)}")
     return state, moves
 
 
@@ -145,7 +137,7 @@ def _parse_deal(deal: Any, players: int) -> tuple[list[list[Tile]], list[Tile]]:
         raise _fail("deal", "must be an object with hands and boneyard")
     for key in deal:
         if key not in ("hands", "boneyard"):
-            raise _fail("deal", f"unknown key {_json_text(key)} (allowed: hands, boneyard)")
+            raise _fail("deal", f"unknown key {shown(key)} (allowed: hands, boneyard)")
     hands_in = deal.get("hands")
     bone_in = deal.get("boneyard", [])
     if not isinstance(hands_in, list) or any(not isinstance(h, list) for h in hands_in):
@@ -163,7 +155,7 @@ def _parse_deal(deal: Any, players: int) -> tuple[list[list[Tile]], list[Tile]]:
 
 def _tile(value: Any, where: str) -> Tile:
     if not isinstance(value, str):
-        raise _fail(where, f'must be a tile string like "6-4", got {_json_text(value)}')
+        raise _fail(where, f'must be a tile string like "6-4", got {shown(value)}')
     try:
         return parse_tile(value)
     except BonepileError as e:
