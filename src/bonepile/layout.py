@@ -48,17 +48,69 @@ class OpenEnd:
         return f"{self.value} on {self.at}"
 
 
-@dataclass(frozen=True, slots=True)
 class Layout:
-    """The table: placements in play order (the root first) and the open ends."""
+    """The table: placements in play order (the root first) and the open ends.
 
-    placements: tuple[Placement, ...]
-    ends: tuple[OpenEnd, ...]
+    Built lazily from the rules' compact records, so handing a layout out (in every view) costs
+    nothing until someone reads it.
+    """
+
+    __slots__ = ("_ends", "_ends_src", "_placed", "_placements")
+
+    def __init__(
+        self,
+        placements: tuple[Placement, ...] = (),
+        ends: tuple[OpenEnd, ...] = (),
+        *,
+        placed: Placed = None,
+        end_pairs: Ends | None = None,
+    ) -> None:
+        self._placements: tuple[Placement, ...] | None = placements if placed is None else None
+        self._ends: tuple[OpenEnd, ...] | None = ends if end_pairs is None else None
+        self._placed = placed
+        self._ends_src = end_pairs
+
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """Every tile on the table, in play order, the root first."""
+        if self._placements is None:
+            recs = []
+            cell = self._placed
+            while cell is not None:
+                cell, rec = cell
+                recs.append(rec)
+            recs.reverse()
+            self._placements = tuple(
+                Placement(TILES[t], None if u < 0 else TILES[u], None if m < 0 else m, seat)
+                for t, u, m, seat in recs
+            )
+        return self._placements
+
+    @property
+    def ends(self) -> tuple[OpenEnd, ...]:
+        """The open ends (a multiset: a spinner's free sides repeat)."""
+        if self._ends is None:
+            self._ends = tuple(OpenEnd(TILES[u], v) for u, v in (self._ends_src or ()))
+        return self._ends
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Layout)
+            and self.placements == other.placements
+            and self.ends == other.ends
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.placements, self.ends))
+
+    def __repr__(self) -> str:
+        return f"Layout(placements={self.placements!r}, ends={self.ends!r})"
 
     @property
     def root(self) -> Tile | None:
         """The first tile laid, or ``None`` before the lead."""
-        return self.placements[0].tile if self.placements else None
+        p = self.placements
+        return p[0].tile if p else None
 
     def children(self, tile: Tile) -> tuple[Placement, ...]:
         """The placements attached directly to ``tile``, in play order."""
@@ -79,23 +131,12 @@ class Layout:
         }
 
 
-EMPTY_LAYOUT = Layout((), ())
+EMPTY_LAYOUT = Layout()
 
 
 def build_layout(placed: Placed, ends: Ends | None) -> Layout:
-    """Turn the rules' compact placements and ends into a :class:`Layout`."""
-    recs = []
-    cell = placed
-    while cell is not None:
-        cell, rec = cell
-        recs.append(rec)
-    recs.reverse()
-    placements = tuple(
-        Placement(TILES[t], None if u < 0 else TILES[u], None if m < 0 else m, seat)
-        for t, u, m, seat in recs
-    )
-    open_ends = tuple(OpenEnd(TILES[u], v) for u, v in (ends or ()))
-    return Layout(placements, open_ends)
+    """Wrap the rules' compact placements and ends in a (lazy) :class:`Layout`."""
+    return Layout(placed=placed, end_pairs=ends or ())
 
 
 def take_end(ends: Ends, anchor: int) -> tuple[Ends, int]:
