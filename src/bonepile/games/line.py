@@ -319,27 +319,32 @@ class LineState(State):
         if s.result is not None:
             return s
         rand = rng.random
-        if s.node is None:
-            legal = s.legal_actions()
-            s = s.apply(legal[int(rand() * len(legal))])  # type: ignore[assignment]
-            if s.result is not None:
-                return s
         n = s.players
         hands = list(s.hands)
         node = s.node
-        assert node is not None
+        moves = s._moves
+        actor: int = s.actor  # type: ignore[assignment]
+        drawn = s.drawn
+        if node is None:
+            legal = s._compute_legal()
+            a = legal[int(rand() * len(legal))]
+            moves = (moves, a)
+            node = EndsNode.lead(a.tile, s.options.spinner)  # type: ignore[attr-defined]
+            hand = hands[actor] ^ (1 << a.tile.index)  # type: ignore[attr-defined]
+            hands[actor] = hand
+            if hand:
+                actor = (actor + 1) % n
+        else:
+            hand = hands[actor]
         bone = s.bone
         bpos = s.bpos
         nbone = len(bone)
         reserve = s.options.reserve
         can_draw = s.drawing and nbone - bpos > reserve
         until = s.options.draw_mode == "until_playable"
-        drawn = s.drawn
-        moves = s._moves
-        actor: int = s.actor  # type: ignore[assignment]
         # The static block check (RULES.md 6) only matters when the actor cannot place: if it
         # can, some seat can. So it runs only then, before the actor's draw or pass.
-        while True:
+        while hand:
             hand = hands[actor]
             acts = node._legal.get(hand & node.mask)
             if acts is None:
