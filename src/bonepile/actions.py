@@ -134,14 +134,6 @@ LEAD_BY_INDEX: tuple[Lead, ...] = tuple(Lead(t) for t in TILES)
 """``LEAD_BY_INDEX[i]``: the interned lead of the tile with index ``i``."""
 
 
-def attach_by_index(t: int, u: int) -> Attach:
-    """The interned ``Attach`` of tile index ``t`` on layout tile index ``u``."""
-    try:
-        return Attach._cache[(t << 8) | u]
-    except KeyError:
-        return Attach(TILES[t], TILES[u])
-
-
 _WORD_RE = re.compile(r"^\s*(draw|pass)\s*$", re.IGNORECASE)
 
 

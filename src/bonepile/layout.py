@@ -131,17 +131,6 @@ class Layout:
         }
 
 
-EMPTY_LAYOUT = Layout()
-
-
 def build_layout(placed: Placed, ends: Ends | None) -> Layout:
     """Wrap the rules' compact placements and ends in a (lazy) :class:`Layout`."""
     return Layout(placed=placed, end_pairs=ends or ())
-
-
-def take_end(ends: Ends, anchor: int) -> tuple[Ends, int]:
-    """Remove one open end on ``anchor``; return the remaining ends and its value."""
-    for i, (u, v) in enumerate(ends):
-        if u == anchor:
-            return ends[:i] + ends[i + 1 :], v
-    raise KeyError(anchor)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from bonepile.errors import DealError, InvalidActionError
@@ -244,9 +244,3 @@ def mask_pips(mask: int) -> int:
         mask >>= 8
         k += 1
     return total
-
-
-def iter_tiles(mask: int) -> Iterator[Tile]:
-    """Iterate over the tiles of a bit mask."""
-    for i in bits(mask):
-        yield TILES[i]

@@ -4,16 +4,16 @@ A double-15 block game with draws: the first double set is a six-armed "fat spin
 everyone else draw, a 14 gives an extra turn, a 13 casts a spell, a 3 reverses the direction and
 a double (other than 13-13) makes the next player lose a turn.
 
-Effects are data: :data:`EFFECT_ORDER` lists them in the order of RULES.md 2.7, and the
-transition consults it for every tile played.
+Effects are data: :data:`EFFECTS` lists them in the order of RULES.md 2.7, and the
+transition runs that table for every tile played (a final tile only draws for a 15).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead, Pass
 from bonepile.events import (
@@ -51,6 +51,9 @@ EFFECT_ORDER = (
     "extra_turn_14",
 )
 """The order in which one play's effects resolve (RULES.md 2.7)."""
+
+_FIRES_OPEN = tuple(frozenset((v,)) for v in range(16))
+_FIRES_TILE = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 
 Spell = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
@@ -439,7 +442,7 @@ class SuperState(State):
         if events is not None:
             events.append(Placed(actor, tile, action.at, v, o))
 
-        fires = {o} if opts.effect_trigger == "open_end" else {tile.hi, tile.lo}
+        fires = _FIRES_OPEN[o] if opts.effect_trigger == "open_end" else _FIRES_TILE[t]
 
         if not hands[actor]:
             if 15 in fires and opts.effects_on_final_tile == "apply_then_end":
@@ -447,49 +450,9 @@ class SuperState(State):
             self._finish_domino(actor, events)
             return
 
-        # 1. is the spell in force broken?
-        spell = self.spell
-        if spell is not None:
-            if spell[0] == SPELL_END:
-                if u == spell[1]:
-                    self.spell = None
-                    if events is not None:
-                        events.append(SpellEnded(actor, "broken"))
-            elif opts.starter13_spell == "single_play":
-                if u == self.starter:
-                    self.spell = None
-                    if events is not None:
-                        events.append(SpellEnded(actor, "broken"))
-            elif not any(eu == self.starter for eu, _ in rest):
-                self.spell = None
-                if events is not None:
-                    events.append(SpellEnded(actor, "arms_started"))
-        # 2. a new spell (13)
-        if 13 in fires:
-            if self.spell is not None and events is not None:
-                events.append(SpellEnded(actor, "replaced"))
-            self.spell = (SPELL_END, t, actor)
-            if events is not None:
-                events.append(SpellCast(actor, tile, False))
-        # 3. the others draw (15)
-        if 15 in fires:
-            self._others_draw(actor, "fifteen", events)
-        # 4. reverse (3)
-        if 3 in fires:
-            self.direction = -self.direction
-            if events is not None:
-                events.append(Reversed(actor, self.direction))
-        # 5. pending skip (a double, or a blank)
-        trigger = opts.skip_trigger
-        if (trigger == "double" and double and t != T13_13) or (trigger == "blank" and 0 in fires):
-            self.pending = self.pending + 1 if opts.skip_stacking else 1
-        # 6. extra turn (14)
-        if 14 in fires:
-            if events is not None:
-                events.append(ExtraTurn(actor))
-            self._begin_turn(actor, True, events)
-        else:
-            self._advance(events)
+        play = Play(actor, tile, t, u, fires)
+        for _, effect in EFFECTS:
+            effect(self, play, events)
 
     def _draw(self, events: list[Event] | None) -> None:
         actor = self.actor
@@ -608,11 +571,6 @@ class SuperState(State):
     def layout(self) -> Layout:
         return build_layout(self.placed, self.ends)
 
-    @property
-    def spelled_end(self) -> Tile | None:
-        """The layout tile whose end is under a spell (the starter for a starter spell)."""
-        return None if self.spell is None else TILES[self.spell[1]]
-
     def public_info(self) -> dict[str, Any]:
         spell = self.spell
         return {
@@ -650,6 +608,97 @@ class SuperState(State):
             self.idle,
             self.first_player,
         )
+
+
+class Play(NamedTuple):
+    """One tile just played, as the effects see it."""
+
+    seat: int
+    tile: Tile
+    t: int
+    """The tile's index."""
+    at: int
+    """The index of the layout tile it was attached to."""
+    fires: frozenset[int]
+    """The values whose effects fire: the open end left, or both halves (``tile_contains``)."""
+
+
+Effect = Callable[[SuperState, Play, list[Event] | None], None]
+
+
+def _break_spell(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A play on the spelled end breaks an end spell; the starter spell ends by its own rule."""
+    spell = s.spell
+    if spell is None:
+        return
+    how = ""
+    if spell[0] == SPELL_END:
+        if p.at == spell[1]:
+            how = "broken"
+    elif s.options.starter13_spell == "single_play":
+        if p.at == s.starter:
+            how = "broken"
+    elif not any(eu == s.starter for eu, _ in s.ends):
+        how = "arms_started"
+    if how:
+        s.spell = None
+        if events is not None:
+            events.append(SpellEnded(p.seat, how))
+
+
+def _cast_spell(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A 13 casts a spell on the end the tile leaves open, replacing any spell in force."""
+    if 13 not in p.fires:
+        return
+    if s.spell is not None and events is not None:
+        events.append(SpellEnded(p.seat, "replaced"))
+    s.spell = (SPELL_END, p.t, p.seat)
+    if events is not None:
+        events.append(SpellCast(p.seat, p.tile, False))
+
+
+def _fifteen_draw(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A 15: every other player draws one tile, in turn order."""
+    if 15 in p.fires:
+        s._others_draw(p.seat, "fifteen", events)
+
+
+def _three_reverse(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A 3 reverses the direction of play."""
+    if 3 in p.fires:
+        s.direction = -s.direction
+        if events is not None:
+            events.append(Reversed(p.seat, s.direction))
+
+
+def _skip(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A double (not 13-13), or a blank with ``skip_trigger=blank``: the next player is skipped."""
+    opts = s.options
+    trigger = opts.skip_trigger
+    double = p.tile.hi == p.tile.lo
+    if (trigger == "double" and double and p.t != T13_13) or (trigger == "blank" and 0 in p.fires):
+        s.pending = s.pending + 1 if opts.skip_stacking else 1
+
+
+def _fourteen_or_pass_on(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """A 14 gives the player another turn at once; otherwise the turn passes on."""
+    if 14 in p.fires:
+        if events is not None:
+            events.append(ExtraTurn(p.seat))
+        s._begin_turn(p.seat, True, events)
+    else:
+        s._advance(events)
+
+
+EFFECTS: tuple[tuple[str, Effect], ...] = (
+    ("break_spell", _break_spell),
+    ("cast_spell_13", _cast_spell),
+    ("others_draw_15", _fifteen_draw),
+    ("reverse_3", _three_reverse),
+    ("skip", _skip),
+    ("extra_turn_14", _fourteen_or_pass_on),
+)
+"""What a tile played does, in the order of RULES.md 2.7; the rules run them in turn."""
 
 
 def _points(n: int, winners: tuple[int, ...], score: int) -> tuple[int, ...]:
