@@ -1,24 +1,39 @@
 # bonepile: `make run` plays a demo game, `make test` runs every check. Both set up .venv first.
+# The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
+# build (.venv-compiled, `BONEPILE_COMPILE=1 pip install .`), which the benchmarks use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CVENV := .venv-compiled
+CBIN := $(CVENV)/bin
+CSTAMP := $(CVENV)/.installed
+SOURCES := $(shell find src -name '*.py') pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest pytest-compiled bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+$(CSTAMP): $(SOURCES)
+	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
+	if $(CBIN)/python -m pip show -q bonepile >/dev/null 2>&1; then \
+	  BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet --force-reinstall --no-deps . ; \
+	else \
+	  BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet '.[test]' ; \
+	fi
+	touch $(CSTAMP)
+
 run: $(STAMP)
 	$(BIN)/bonepile watch super_dominoes --players 4 --seed 7
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck pytest pytest-compiled
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks setup.py
 	$(BIN)/ruff format --check src
 
 typecheck: $(STAMP)
@@ -27,9 +42,12 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	$(BIN)/python benchmarks/playouts.py
+pytest-compiled: $(CSTAMP)
+	$(CBIN)/python -m pytest -p no:cacheprovider -q
+
+bench: $(CSTAMP)
+	$(CBIN)/python -m pip install --quiet open-spiel dominoes
+	$(CBIN)/python benchmarks/playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(CVENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

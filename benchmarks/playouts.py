@@ -174,6 +174,15 @@ def timed(playout: Playout, seconds: float, tally: Tally) -> None:
     tally.passes_sq += passes_sq
 
 
+def _build() -> str:
+    """Which bonepile is measured: the mypyc-compiled core or pure Python."""
+    try:
+        import bonepile
+    except ImportError:
+        return "not importable"
+    return "compiled (mypyc)" if bonepile.COMPILED else "pure Python"
+
+
 def _version(dist: str) -> str | None:
     try:
         return metadata.version(dist)
@@ -498,6 +507,7 @@ def run(names: list[str], seconds: float, seed: int, rounds: int) -> tuple[dict[
             "implementation": platform.python_implementation(),
             "machine": platform.machine(),
             "versions": {d: _version(d) for d in ("bonepile", "open-spiel", "dominoes")},
+            "bonepile_build": _build(),
         },
         "workloads": results,
         "targets": targets(results),

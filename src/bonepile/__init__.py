@@ -32,9 +32,15 @@ from bonepile.view import View, view
 
 __version__ = "0.1.0"
 
+import bonepile.state as _state_module  # noqa: E402
+
+COMPILED: bool = not _state_module.__file__.endswith(".py")
+"""True when the rules core was compiled with mypyc (``BONEPILE_COMPILE=1 pip install .``)."""
+
 __all__ = [
     "Action",
     "Attach",
+    "COMPILED",
     "BonepileError",
     "DealError",
     "Draw",

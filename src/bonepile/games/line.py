@@ -200,7 +200,6 @@ class LineState(State):
     node: EndsNode | None
     drawn: bool
     lead_tile: int
-    options: LineOptions
 
     @property
     def ends(self) -> Ends | None:

@@ -225,7 +225,6 @@ class SuperState(State):
         "starter",
     )
 
-    options: SuperDominoesOptions
     phase: int
     asked: int
     opening_double: int
@@ -279,7 +278,7 @@ class SuperState(State):
             return True
         if kind == SPELL_END:
             return not self.options.caster_immune
-        return self.options.starter13_setter_bound
+        return bool(self.options.starter13_setter_bound)
 
     def _placements(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
