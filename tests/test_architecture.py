@@ -60,4 +60,4 @@ def test_compiled_flag_tells_the_build() -> None:
     import bonepile
     import bonepile.state
 
-    assert bonepile.COMPILED == (not str(bonepile.state.__file__).endswith(".py"))
+    assert (not str(bonepile.state.__file__).endswith(".py")) == bonepile.COMPILED

@@ -11,6 +11,7 @@ The public API, in one place::
 
 from __future__ import annotations
 
+import bonepile.state as _state_module
 from bonepile.actions import Action, Attach, Draw, Lead, Pass, parse_action
 from bonepile.errors import (
     BonepileError,
@@ -32,15 +33,13 @@ from bonepile.view import View, view
 
 __version__ = "0.1.0"
 
-import bonepile.state as _state_module  # noqa: E402
-
-COMPILED: bool = not _state_module.__file__.endswith(".py")
+COMPILED: bool = not str(_state_module.__file__).endswith(".py")
 """True when the rules core was compiled with mypyc (``BONEPILE_COMPILE=1 pip install .``)."""
 
 __all__ = [
+    "COMPILED",
     "Action",
     "Attach",
-    "COMPILED",
     "BonepileError",
     "DealError",
     "Draw",
