@@ -43,7 +43,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 pytest-compiled: $(CSTAMP)
-	$(CBIN)/python -m pytest -p no:cacheprovider -q
+	$(CBIN)/python -m pytest -p no:cacheprovider
 
 bench: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes
