@@ -35,12 +35,19 @@ def _chain(layout: Layout, start: Placement) -> list[Placement]:
         out.append(cur)
 
 
+def _free(layout: Layout, p: Placement) -> str:
+    """A spinner's free sides inside a chain, as ``(+k)``."""
+    k = sum(1 for e in layout.ends if e.at is p.tile)
+    return f"(+{k})" if k else ""
+
+
 def _branches(layout: Layout, tile: Tile, depth: int, spelled: Tile | None) -> list[str]:
     lines = []
     for kid in layout.children(tile):
         chain = _chain(layout, kid)
         last = chain[-1]
-        text = " ".join(_oriented(p) for p in chain)
+        text = " ".join(_oriented(p) + _free(layout, p) for p in chain[:-1])
+        text = f"{text} {_oriented(last)}" if text else _oriented(last)
         open_ends = [e for e in layout.ends if e.at is last.tile]
         tail = ""
         if open_ends and not layout.children(last.tile):
@@ -102,6 +109,9 @@ def _status(info: dict[str, Any], players: int) -> list[str]:
             out.append(f"spell: starter spell of P{spell['caster']} (start the empty arms)")
         else:
             out.append(f"spell: on the 13 of {spell['at']}, cast by P{spell['caster']}")
+    if "unlocked" in info:
+        nums = ", ".join(str(v) for v in info["unlocked"]) or "none"
+        out.append(f"unlocked numbers: {nums}")
     if info.get("pending_skips"):
         out.append(f"pending skips: {info['pending_skips']}")
     if info.get("extra_turn"):

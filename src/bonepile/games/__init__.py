@@ -13,6 +13,7 @@ from typing import Any
 
 from bonepile.errors import OptionError
 from bonepile.games.base import Game
+from bonepile.games.doubles import DOUBLES
 from bonepile.games.line import BLOCK, DRAW_GAME
 from bonepile.games.super_dominoes import SUPER_DOMINOES
 from bonepile.state import State
@@ -71,5 +72,6 @@ def new_game(
 register(SUPER_DOMINOES)
 register(BLOCK)
 register(DRAW_GAME)
+register(DOUBLES)
 
 __all__ = ["Game", "all_games", "get_game", "new_game", "register"]

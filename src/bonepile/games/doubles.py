@@ -1,0 +1,353 @@
+"""Doubles (RULES.md section 3 and the clarifications of section 6).
+
+A double-6 draw game in which every double is a spinner and a number is **locked** until its
+double is in the layout: a non-double may only be matched against an unlocked number, a double
+against its own number whether locked or not (which unlocks it). The layout is a tree of open
+ends, as in the other games; the unlocked numbers are a bit mask.
+
+The scoring section of the original rules was never found; the scoring options follow the
+common Draw/Block conventions (RULES.md 3.8) and are bonepile's own choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
+from bonepile.errors import DealError
+from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
+from bonepile.games.base import Game
+from bonepile.layout import Ends, Layout, build_layout
+from bonepile.layout import Placed as PlacedList
+from bonepile.options import option
+from bonepile.result import Reason, Result
+from bonepile.state import State
+from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
+
+_DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
+"""``_DOUBLE_OF[v]``: the index of the v-v tile."""
+
+SCORING_NOTE = (
+    "Doubles' original scoring section was never found; these scoring rules are bonepile's "
+    "own choice, after the usual Draw/Block conventions (RULES.md 3.8)."
+)
+
+
+@dataclass(frozen=True)
+class DoublesOptions:
+    """Options of Doubles (RULES.md 3)."""
+
+    hand_size: dict[str, int] = option(  # noqa: RUF009
+        {"2": 8, "3": 6, "4": 6},
+        "tiles dealt to each player, by player count (a partial object keeps the others)",
+        minimum=1,
+        keys=("2", "3", "4"),
+    )
+    round_leader: str = option(
+        "highest_double",
+        "who leads later rounds of a match: the highest double again, or the last winner",
+        choices=("highest_double", "previous_winner"),
+    )
+    spinner_sides: int = option(
+        4,
+        "sides of every double (the lead has them all free, a later one one fewer)",
+        minimum=1,
+        maximum=4,
+    )
+    draw_when_unable: str = option(
+        "one",
+        "a player who cannot play draws one tile, or keeps drawing until one is playable",
+        choices=("one", "until_playable"),
+    )
+    boneyard_reserve: int = option(2, "the last N boneyard tiles cannot be drawn", minimum=0)
+    round_scoring: str = option(
+        "opponents_minus_own",
+        "the winner scores the others' pips minus its own, the others' pips, or all hands' "
+        "pips (our choice: the original scoring is lost)",
+        choices=("opponents_minus_own", "opponents_total", "all_hands_total"),
+    )
+    blocked_tie: str = option(
+        "no_score",
+        "a blocked round tied for the lowest pips: nobody scores, or the lightest tile wins",
+        choices=("no_score", "lightest_tile"),
+    )
+    count_boneyard: bool = option(
+        False, "the winner also scores the pips left in the boneyard (the reserve included)"
+    )
+    target_score: int = option(100, "a match ends when a player reaches this total", minimum=1)
+
+    def __hash__(self) -> int:
+        fields = (
+            self.round_leader,
+            self.spinner_sides,
+            self.draw_when_unable,
+            self.boneyard_reserve,
+            self.round_scoring,
+            self.blocked_tie,
+            self.count_boneyard,
+            self.target_score,
+        )
+        return hash((*sorted(self.hand_size.items()), *fields))
+
+
+class DoublesGame(Game):
+    """Doubles: double-6, every double a spinner, numbers locked until their double is down."""
+
+    name = "doubles"
+    aliases = ("dbl",)
+    title = "Doubles"
+    summary = "double-6 draw game: every double is a spinner and unlocks its number"
+    Options = DoublesOptions
+
+    def max_pip(self, opts: DoublesOptions) -> int:
+        return 6
+
+    def hand_size(self, players: int, opts: DoublesOptions) -> int:
+        return opts.hand_size[str(players)]
+
+    def player_range(self, opts: DoublesOptions) -> tuple[int, int]:
+        return (2, 4)
+
+    def _seeded_deal(
+        self, players: int, opts: Any, rng: random.Random
+    ) -> tuple[list[int], list[int]]:
+        """Deal, and deal again while nobody holds a double (RULES.md 3.3)."""
+        while True:
+            hands, bone = super()._seeded_deal(players, opts, rng)
+            if any(h & DOUBLE_MASK for h in hands):
+                return hands, bone
+
+    def _check_deal(
+        self,
+        players: int,
+        opts: Any,
+        deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]],
+    ) -> tuple[list[int], list[int]]:
+        hands, bone = super()._check_deal(players, opts, deal)
+        if not any(h & DOUBLE_MASK for h in hands):
+            raise DealError("deal: nobody holds a double (the rules call for a redeal)")
+        return hands, bone
+
+    def _start(
+        self,
+        opts: DoublesOptions,
+        hands: list[int],
+        bone: list[int],
+        rng: random.Random | None,
+        seed: int | None,
+        scores_before: Sequence[int] | None,
+    ) -> State:
+        lead = max(t for h in hands for t in bits(h & DOUBLE_MASK))
+        first = next(seat for seat, h in enumerate(hands) if h >> lead & 1)
+        s = DoublesState.__new__(DoublesState)
+        s._init_base(self, opts, hands, bone, first, seed, scores_before)
+        s.lead_tile = lead
+        s.ends = None
+        s.unlocked = 0
+        s.placed = None
+        s.drawn = False
+        s.actor = first
+        return s
+
+
+class DoublesState(State):
+    """A position of Doubles."""
+
+    __slots__ = ("drawn", "ends", "lead_tile", "placed", "unlocked")
+
+    lead_tile: int
+    ends: Ends | None
+    unlocked: int
+    placed: PlacedList
+    drawn: bool
+
+    def _clone(self) -> DoublesState:
+        new = DoublesState.__new__(DoublesState)
+        new.game = self.game
+        new.options = self.options
+        new.players = self.players
+        new.hands = self.hands
+        new.bone = self.bone
+        new.bpos = self.bpos
+        new.actor = self.actor
+        new.result = self.result
+        new.first_player = self.first_player
+        new.scores_before = self.scores_before
+        new.seed = self.seed
+        new.lead_tile = self.lead_tile
+        new.ends = self.ends
+        new.unlocked = self.unlocked
+        new.placed = self.placed
+        new.drawn = self.drawn
+        return new
+
+    # ----------------------------------------------------------------- rules queries
+    def is_unlocked(self, value: int) -> bool:
+        """True once the ``value``-``value`` double is in the layout."""
+        return (self.unlocked >> value) & 1 == 1
+
+    def _placements(self, hand: int) -> list[Action]:
+        acts: list[Action] = []
+        ends = self.ends or ()
+        unlocked = self.unlocked
+        for i, end in enumerate(ends):
+            if end in ends[:i]:
+                continue
+            u, v = end
+            m = hand & SUIT_MASK[v]
+            if not unlocked >> v & 1:
+                m &= 1 << _DOUBLE_OF[v]
+            for t in bits(m):
+                acts.append(Attach(TILES[t], TILES[u]))
+        return acts
+
+    def _can_draw(self) -> bool:
+        reserve: int = self.options.boneyard_reserve
+        return len(self.bone) - self.bpos > reserve
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        if self.result is not None:
+            return ()
+        actor = self.actor
+        assert actor is not None
+        if self.ends is None:
+            return (LEAD_BY_INDEX[self.lead_tile],)
+        acts = self._placements(self.hands[actor])
+        if acts:
+            return tuple(acts)
+        if self._can_draw() and (
+            not self.drawn or self.options.draw_when_unable == "until_playable"
+        ):
+            return (DRAW,)
+        return (PASS,)
+
+    # ----------------------------------------------------------------- transition
+    def _do(self, action: Action, events: list[Event] | None) -> None:
+        actor = self.actor
+        assert actor is not None
+        n = self.players
+        sides = self.options.spinner_sides
+        hands = list(self.hands)
+        if type(action) is Attach:
+            tile = action.tile
+            t = tile.index
+            u = action.at.index
+            ends = self.ends
+            assert ends is not None
+            for i, (eu, ev) in enumerate(ends):
+                if eu == u and tile.has(ev):
+                    v = ev
+                    rest = ends[:i] + ends[i + 1 :]
+                    break
+            else:  # pragma: no cover - legal actions always name an open end
+                raise AssertionError(action)
+            if tile.is_double:
+                o = v
+                rest = rest + ((t, v),) * (sides - 1)
+                self.unlocked |= 1 << v
+            else:
+                o = tile.other(v)
+                rest = (*rest, (t, o))
+            self.ends = rest
+            hands[actor] ^= 1 << t
+            self.hands = tuple(hands)
+            self.placed = (self.placed, (t, u, v, actor))
+            self.drawn = False
+            if events is not None:
+                events.append(Placed(actor, tile, action.at, v, o))
+            if not hands[actor]:
+                self._finish(actor, "domino", events)
+                return
+            self.actor = (actor + 1) % n
+        elif type(action) is Lead:
+            tile = action.tile
+            t = tile.index
+            self.ends = ((t, tile.hi),) * sides
+            self.unlocked = 1 << tile.hi
+            hands[actor] ^= 1 << t
+            self.hands = tuple(hands)
+            self.placed = (None, (t, -1, -1, actor))
+            if events is not None:
+                events.append(Led(actor, tile))
+            if not hands[actor]:
+                self._finish(actor, "domino", events)
+                return
+            self.actor = (actor + 1) % n
+        elif type(action) is Draw:
+            t = self.bone[self.bpos]
+            self.bpos += 1
+            hands[actor] |= 1 << t
+            self.hands = tuple(hands)
+            self.drawn = True
+            if events is not None:
+                events.append(Drew(actor, 1, (TILES[t],), "unable"))
+        else:
+            if events is not None:
+                events.append(Passed(actor))
+            self.drawn = False
+            self.actor = (actor + 1) % n
+        # Static block check (RULES.md 3.7 and 6), after every action, a draw included.
+        if not self._can_draw() and not any(self._placements(h) for h in self.hands):
+            self._finish(None, "blocked", events)
+
+    # ----------------------------------------------------------------- scoring
+    def _finish(self, winner: int | None, reason: Reason, events: list[Event] | None) -> None:
+        n = self.players
+        opts = self.options
+        pips = [mask_pips(h) for h in self.hands]
+        if winner is None:
+            low = min(pips)
+            tied = [s for s in range(n) if pips[s] == low]
+            if len(tied) > 1 and opts.blocked_tie == "lightest_tile":
+                tied = [min(tied, key=self._lightest_tile)]
+            if len(tied) > 1:
+                self._end(Result("blocked", (), (0,) * n), events)
+                return
+            winner = tied[0]
+        others = sum(pips) - pips[winner]
+        if opts.round_scoring == "opponents_minus_own":
+            score = others - pips[winner]
+        elif opts.round_scoring == "opponents_total":
+            score = others
+        else:
+            score = sum(pips)
+        if opts.count_boneyard:
+            score += sum(TILES[t].pips for t in self.bone[self.bpos :])
+        points = tuple(score if s == winner else 0 for s in range(n))
+        self._end(Result(reason, (winner,), points), events)
+
+    def _lightest_tile(self, seat: int) -> tuple[int, int]:
+        return min(TILES[t].rank_key() for t in bits(self.hands[seat]))
+
+    def _end(self, result: Result, events: list[Event] | None) -> None:
+        self.result = result
+        self.actor = None
+        self._legal = ()
+        self.drawn = False
+        if events is not None:
+            events.append(HandEnded(result))
+
+    # ----------------------------------------------------------------- public views
+    @property
+    def layout(self) -> Layout:
+        return build_layout(self.placed, self.ends)
+
+    def public_info(self) -> dict[str, Any]:
+        return {
+            "first_player": self.first_player,
+            "unlocked": [v for v in range(7) if self.unlocked >> v & 1],
+            "drawn_this_turn": self.drawn,
+        }
+
+    def _key_extra(self) -> tuple[Any, ...]:
+        return (
+            tuple(sorted(self.ends)) if self.ends else None,
+            self.unlocked,
+            self.drawn,
+        )
+
+
+DOUBLES = DoublesGame()
