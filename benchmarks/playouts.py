@@ -353,11 +353,13 @@ def bonepile_block_4p(seed: int) -> Workload:
     return Workload(parts, facts={"options": BLOCK_OPTIONS})
 
 
-def _super_dominoes(players: int) -> Callable[[int], Workload]:
+def _hands_of(name: str, title: str, players: int) -> Callable[[int], Workload]:
+    """Hands of ``name`` with default options, through ``apply`` and ``State.playout``."""
+
     def setup(seed: int) -> Workload:
         from bonepile.games import get_game
 
-        game = get_game("super_dominoes")
+        game = get_game(name)
         opts = game.make_options(None)
         rng = random.Random(seed)
         choice = picker(rng)
@@ -381,7 +383,7 @@ def _super_dominoes(players: int) -> Callable[[int], Workload]:
             hands_alias=True,
         )
 
-    setup.__doc__ = f"bonepile Super Dominoes, {players} players, default options."
+    setup.__doc__ = f"bonepile {title}, {players} players, default options."
     return setup
 
 
@@ -390,9 +392,11 @@ WORKLOADS: dict[str, Callable[[int], Workload]] = {
     "dominoes_block_4p": dominoes_block_4p,
     "bonepile_block_2p": bonepile_block_2p,
     "bonepile_block_4p": bonepile_block_4p,
-    "bonepile_sd_2p": _super_dominoes(2),
-    "bonepile_sd_4p": _super_dominoes(4),
-    "bonepile_sd_6p": _super_dominoes(6),
+    "bonepile_sd_2p": _hands_of("super_dominoes", "Super Dominoes", 2),
+    "bonepile_sd_4p": _hands_of("super_dominoes", "Super Dominoes", 4),
+    "bonepile_sd_6p": _hands_of("super_dominoes", "Super Dominoes", 6),
+    "bonepile_doubles_2p": _hands_of("doubles", "Doubles", 2),
+    "bonepile_doubles_4p": _hands_of("doubles", "Doubles", 4),
 }
 
 

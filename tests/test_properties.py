@@ -43,7 +43,7 @@ from bonepile.state import State
 from bonepile.tiles import TILES, Tile, parse_tile, tile_set
 from bonepile.view import view
 
-GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw")
+GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw", "doubles")
 """The games these properties cover. Add a new game's name here."""
 
 INT_SPAN = 6

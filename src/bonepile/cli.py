@@ -75,6 +75,8 @@ def rules(game: str | None) -> None:
     lo, hi = g.player_range(g.make_options())
     click.echo(f"{g.title} ({g.name}): {g.summary}")
     click.echo(f"Players: {lo}-{hi} with the default options.")
+    if g.note:
+        click.echo(f"Note: {g.note}")
     click.echo('Options (set with --option name=value; in records under "options"):')
     for spec in g.option_specs():
         click.echo(

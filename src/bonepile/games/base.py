@@ -32,6 +32,8 @@ class Game:
     aliases: tuple[str, ...] = ()
     title: str = ""
     summary: str = ""
+    note: str = ""
+    """Anything a player should know about where the rules come from (shown by ``rules``)."""
     Options: type = object
     _checked: dict[tuple[int, int], Any]
 

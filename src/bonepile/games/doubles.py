@@ -101,6 +101,7 @@ class DoublesGame(Game):
     title = "Doubles"
     summary = "double-6 draw game: every double is a spinner and unlocks its number"
     Options = DoublesOptions
+    note = SCORING_NOTE
 
     def max_pip(self, opts: DoublesOptions) -> int:
         return 6
