@@ -13,6 +13,7 @@ COMPILED_MODULES = [
     "src/bonepile/layout.py",
     "src/bonepile/games/line.py",
     "src/bonepile/games/super_dominoes.py",
+    "src/bonepile/games/doubles.py",
 ]
 
 ext_modules = []

@@ -61,3 +61,36 @@ def test_compiled_flag_tells_the_build() -> None:
     import bonepile.state
 
     assert (not str(bonepile.state.__file__).endswith(".py")) == bonepile.COMPILED
+
+
+def _compiled_modules() -> set[str]:
+    """The module names setup.py hands to mypyc."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).parent.parent / "setup.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "COMPILED_MODULES" for t in node.targets
+        ):
+            paths = ast.literal_eval(node.value)
+            return {p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths}
+    raise AssertionError("setup.py has no COMPILED_MODULES")
+
+
+def test_every_state_class_is_compiled_with_its_base() -> None:
+    # mypyc refuses an interpreted subclass of a compiled class at run time, so every game's
+    # State subclass must be compiled whenever bonepile.state is.
+    import bonepile.games  # noqa: F401  (registers every game)
+    from bonepile.state import State
+
+    compiled = _compiled_modules()
+    assert "bonepile.state" in compiled
+    pending = list(State.__subclasses__())
+    seen = set()
+    while pending:
+        cls = pending.pop()
+        seen.add(cls.__module__)
+        pending.extend(cls.__subclasses__())
+    assert seen, "no game state classes found"
+    assert sorted(m for m in seen if m.startswith("bonepile") and m not in compiled) == []
