@@ -24,6 +24,15 @@ from bonepile.errors import (
 from bonepile.events import Event
 from bonepile.games import Game, all_games, get_game, new_game
 from bonepile.layout import Layout, OpenEnd, Placement
+from bonepile.match import Match, new_match
+from bonepile.match_record import (
+    dump_match,
+    load_any,
+    match_record_of,
+    read_any,
+    read_match,
+    save_match,
+)
 from bonepile.perft import perft
 from bonepile.record import dump_record, load_record, read_record, record_of, save_record
 from bonepile.result import Result
@@ -49,6 +58,7 @@ __all__ = [
     "InvalidActionError",
     "Layout",
     "Lead",
+    "Match",
     "OpenEnd",
     "OptionError",
     "Pass",
@@ -60,15 +70,22 @@ __all__ = [
     "View",
     "all_games",
     "apply",
+    "dump_match",
     "dump_record",
     "get_game",
+    "load_any",
     "load_record",
+    "match_record_of",
     "new_game",
+    "new_match",
     "parse_action",
     "parse_tile",
     "perft",
+    "read_any",
+    "read_match",
     "read_record",
     "record_of",
+    "save_match",
     "save_record",
     "tile_set",
     "view",

@@ -88,25 +88,32 @@ def rules(game: str | None) -> None:
 
 # ---------------------------------------------------------------------------------- replay
 def _load(path: str) -> Any:
-    from bonepile.record import load_record, read_record
+    """The hand (a State) or match (a Match) the record in ``path`` reaches."""
+    from bonepile.match_record import load_any, read_any
 
     if path == "-":
-        return read_record(sys.stdin.read())
-    return load_record(path)
+        return read_any(sys.stdin.read())
+    return load_any(path)
 
 
 @cli.command()
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print the position summary as JSON.")
 def replay(record: str, as_json: bool) -> None:
-    """Show the position RECORD reaches (a file, or - for standard input)."""
-    from bonepile.render import render_state
+    """Show the position RECORD reaches (a file, or - for standard input).
 
-    state = _load(record)
+    A match record shows every hand with the totals after it, then the last hand's position.
+    """
+    from bonepile.match import Match
+    from bonepile.render import render_match, render_state
+
+    loaded = _load(record)
     if as_json:
-        click.echo(json.dumps(state.summary(), indent=2))
+        click.echo(json.dumps(loaded.summary(), indent=2))
+    elif isinstance(loaded, Match):
+        click.echo(render_match(loaded))
     else:
-        click.echo(render_state(state))
+        click.echo(render_state(loaded))
 
 
 # ---------------------------------------------------------------------------------- perft
@@ -115,13 +122,18 @@ def replay(record: str, as_json: bool) -> None:
 @click.argument("depth", type=int)
 @click.option("--divide", is_flag=True, help="Print the count under each legal action first.")
 def perft(record: str, depth: int, divide: bool) -> None:
-    """Count the action sequences of length DEPTH from the position after RECORD."""
+    """Count the action sequences of length DEPTH from the position after RECORD.
+
+    For a match record, the position is where its last hand stands.
+    """
+    from bonepile.match import Match
     from bonepile.perft import divide as divide_counts
     from bonepile.perft import perft as perft_count
 
     if depth < 0:
         fail(f"DEPTH must be 0 or more, got {depth}")
-    state = _load(record)
+    loaded = _load(record)
+    state = loaded.current if isinstance(loaded, Match) else loaded
     if divide:
         total = 0
         for action, count in divide_counts(state, depth):
@@ -137,7 +149,20 @@ def perft(record: str, depth: int, divide: bool) -> None:
 # ---------------------------------------------------------------------------------- simulate
 @cli.command()
 @game_setup("Seed of the run.")
-@click.option("--games", "-k", type=int, default=100, show_default=True, help="Hands to play.")
+@click.option(
+    "--games",
+    "-k",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Hands to play (matches with --match).",
+)
+@click.option(
+    "--match",
+    "matches",
+    is_flag=True,
+    help="Play whole matches, hand after hand to the target_score.",
+)
 @click.option("--records", type=click.Path(file_okay=False), help="Write every game here.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -147,6 +172,7 @@ def simulate(
     games: int,
     seed: int,
     options: tuple[str, ...],
+    matches: bool,
     records: str | None,
     workers: int,
     as_json: bool,
@@ -155,6 +181,7 @@ def simulate(
     from rich.progress import Progress
 
     from bonepile.simulate import simulate as run
+    from bonepile.simulate import simulate_matches
 
     g, values = _game_and_options(game, options)
     g.check_players(players, g.make_options(values))
@@ -168,11 +195,12 @@ def simulate(
         except OSError as e:
             fail(f"cannot create --records directory {records}: {e.strerror or e}")
     started = time.perf_counter()
+    unit = "matches" if matches else "hands"
     with Progress(
         transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
     ) as bar:
-        task = bar.add_task(f"{g.name} x{games}", total=games)
-        summary = run(
+        task = bar.add_task(f"{g.name} x{games} {unit}", total=games)
+        summary = (simulate_matches if matches else run)(
             g.name,
             players,
             games,
@@ -190,27 +218,46 @@ def simulate(
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(
-        f"{g.title}: {games} hands, {players} players, seed {seed}"
+        f"{g.title}: {games} {unit}, {players} players, seed {seed}"
         + (f", options {values}" if values else "")
-        + f" ({elapsed:.1f} s, {games / max(elapsed, 1e-9):.0f} hands/s)"
+        + f" ({elapsed:.1f} s, {games / max(elapsed, 1e-9):.0f} {unit}/s)"
     )
-    click.echo(
-        "Wins by seat:   "
-        + "  ".join(
-            f"P{s} {w} ({100 * w / games:.1f}%)" for s, w in enumerate(data["wins_by_seat"])
+    if matches:
+        target = data["target_score"]
+        if target is None:
+            click.echo(
+                "Target:          none (target_score is null: a match is one hand; "
+                "set -o target_score=N)"
+            )
+        else:
+            click.echo(f"Target:          {target}")
+        click.echo("Match wins:      " + _by_seat(data["match_wins_by_seat"], games))
+        click.echo(
+            f"Hands per match: {data['hands_per_match']} "
+            f"(from {data['hands_per_match_min']} to {data['hands_per_match_max']})"
         )
-    )
+        _echo_hands(data["hands"], label="Hand wins:       ")
+    else:
+        _echo_hands(data, label="Wins by seat:    ")
+    if records:
+        click.echo(f"Records written to {records}/")
+
+
+def _by_seat(counts: list[int], total: int) -> str:
+    return "  ".join(f"P{s} {w} ({100 * w / max(total, 1):.1f}%)" for s, w in enumerate(counts))
+
+
+def _echo_hands(data: dict[str, Any], label: str) -> None:
+    click.echo(label + _by_seat(data["wins_by_seat"], data["games"]))
     if data["no_winner"]:
-        click.echo(f"No winner:      {data['no_winner']}")
-    click.echo("Hands ended:    " + "  ".join(f"{k} {v}" for k, v in data["endings"].items()))
-    click.echo(f"Moves per hand: {data['moves_per_hand']}")
+        click.echo(f"No winner:       {data['no_winner']}")
+    click.echo("Hands ended:     " + "  ".join(f"{k} {v}" for k, v in data["endings"].items()))
+    click.echo(f"Moves per hand:  {data['moves_per_hand']}")
     click.echo(
         f"Points per hand: {data['points_per_hand']} (by seat: "
         + ", ".join(str(p) for p in data["points_per_hand_by_seat"])
         + ")"
     )
-    if records:
-        click.echo(f"Records written to {records}/")
 
 
 def _stderr_console() -> Any:
@@ -226,10 +273,16 @@ def _stderr_console() -> Any:
     "--delay", type=float, default=0.0, show_default=True, help="Seconds to pause after each move."
 )
 @click.option(
+    "--match",
+    "whole_match",
+    is_flag=True,
+    help="Watch a whole match, hand after hand to the target_score.",
+)
+@click.option(
     "--record",
     "record_path",
     type=click.Path(dir_okay=False),
-    help="Also write the game's record here.",
+    help="Also write the game's record here (a match record with --match).",
 )
 def watch(
     game: str,
@@ -237,21 +290,21 @@ def watch(
     seed: int,
     options: tuple[str, ...],
     delay: float,
+    whole_match: bool,
     record_path: str | None,
 ) -> None:
-    """Watch random players play one hand, with every move's effects spelled out."""
-    from bonepile.agents.base import RandomAgent, play_hand
-    from bonepile.render import render_state
-    from bonepile.simulate import derive_seed
+    """Watch random players play one hand (or a match), every move's effects spelled out."""
+    from bonepile.agents.base import RandomAgent, play_hand, play_match
+    from bonepile.match import Match, derive_seed, new_match
+    from bonepile.render import render_match, render_state
 
     g, values = _game_and_options(game, options)
-    state = g.new(players, options=values, seed=seed)
+    if delay < 0:
+        fail(f"--delay must be 0 or more, got {delay}")
     if record_path is not None:
         parent = Path(record_path).parent
         if not parent.is_dir():
             fail(f"cannot write {record_path}: {parent} is not a directory")
-    click.echo(render_state(state))
-    click.echo("")
     count = [0]
 
     def show(seat: int, action: Any, events: Any, new_state: Any) -> None:
@@ -263,17 +316,51 @@ def watch(
             time.sleep(delay)
 
     agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]
+    headers = {"event": f"bonepile watch, seed {seed}"}
+    if whole_match:
+        g.check_players(players, g.make_options(values))
+        match = new_match(g, players, options=values, seed=seed)
+
+        def on_hand(m: Match) -> None:
+            number = len(m.hands)
+            if m.current.is_over:
+                click.echo("")
+                click.echo(render_state(m.current))
+                totals = "  ".join(f"P{s} {t}" for s, t in enumerate(m.totals))
+                click.echo(f"After hand {number}: {totals}")
+            else:
+                count[0] = 0
+                click.echo("")
+                click.echo(f"=== Hand {number} ===")
+                click.echo(render_state(m.current))
+                click.echo("")
+
+        final_match = play_match(match, agents, on_step=show, on_hand=on_hand)
+        click.echo("")
+        click.echo(render_match(final_match, position=False))
+        if record_path:
+            from bonepile.match_record import save_match
+
+            _write(lambda: save_match(final_match, record_path, headers=headers), record_path)
+        return
+    state = g.new(players, options=values, seed=seed)
+    click.echo(render_state(state))
+    click.echo("")
     final = play_hand(state, agents, on_step=show)
     click.echo("")
     click.echo(render_state(final))
     if record_path:
         from bonepile.record import save_record
 
-        try:
-            save_record(final, record_path, headers={"event": f"bonepile watch, seed {seed}"})
-        except OSError as e:
-            fail(f"cannot write {record_path}: {e.strerror or e}")
-        click.echo(f"Record written to {record_path}")
+        _write(lambda: save_record(final, record_path, headers=headers), record_path)
+
+
+def _write(save: Callable[[], None], path: str) -> None:
+    try:
+        save()
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e}")
+    click.echo(f"Record written to {path}")
 
 
 # ---------------------------------------------------------------------------------- entry

@@ -32,6 +32,7 @@ KEYS = (
     "moves",
     "board",
     "scores_before",
+    "leader",
     "headers",
     "result",
 )
@@ -102,6 +103,11 @@ def start_of(data: Any) -> tuple[State, list[str]]:
             not isinstance(k, str) or not isinstance(v, str) for k, v in h.items()
         ):
             raise _fail("headers", "must be an object of strings")
+    leader = data.get("leader")
+    if leader is not None and (
+        isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players
+    ):
+        raise _fail("leader", f"must be a seat from 0 to {players - 1}, got {shown(leader)}")
     has_deal, has_seed = "deal" in data, "seed" in data
     if has_deal == has_seed:
         raise _fail("", "give exactly one of deal and seed")
@@ -110,10 +116,14 @@ def start_of(data: Any) -> tuple[State, list[str]]:
             seed = data["seed"]
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise _fail("seed", f"must be an integer, got {shown(seed)}")
-            state = game.new(players, options=opts, seed=seed, scores_before=scores_before)
+            state = game.new(
+                players, options=opts, seed=seed, scores_before=scores_before, leader=leader
+            )
         else:
             deal = _parse_deal(data["deal"], players)
-            state = game.new(players, options=opts, deal=deal, scores_before=scores_before)
+            state = game.new(
+                players, options=opts, deal=deal, scores_before=scores_before, leader=leader
+            )
     except RecordError:
         raise
     except BonepileError as e:
@@ -222,6 +232,8 @@ def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[st
     rec["moves"] = [str(a) for a in state.moves]
     if any(state.scores_before):
         rec["scores_before"] = list(state.scores_before)
+    if root.leader is not None:
+        rec["leader"] = root.leader
     if headers:
         rec["headers"] = dict(headers)
     if state.result is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bonepile.layout import Layout, Placement
+from bonepile.match import Match
 from bonepile.state import State
 from bonepile.tiles import Tile
 
@@ -162,4 +163,32 @@ def render_state(state: State) -> str:
     else:
         legal = ", ".join(str(a) for a in state.legal_actions())
         lines.append(f"P{state.actor} to act; legal: {legal}")
+    return "\n".join(lines)
+
+
+def render_match(match: Match, position: bool = True) -> str:
+    """A match: one line per hand (first player, result, totals after it), then (unless
+    ``position`` is false) the position the last hand stands at."""
+    n = match.players
+    target = "no target (one hand)" if match.target is None else f"target {match.target}"
+    head = f"{match.game.title} match, {n} players, {target}, {_count(len(match.hands), 'hand')}"
+    if match.is_over:
+        who = ", ".join(f"P{w}" for w in match.winners) or "nobody"
+        head += f"; over, won by {who}"
+    lines = [head, f"{'hand':>4}  {'first':<5}  {'result':<28}  totals after"]
+    for i, h in enumerate(match.hands):
+        r = h.result
+        if r is None:
+            outcome = "in play"
+        elif r.winners:
+            outcome = f"{r.reason}, " + " ".join(f"P{w} +{r.points[w]}" for w in r.winners)
+        else:
+            outcome = f"{r.reason}, nobody scores"
+        first = f"P{h.first_player}"
+        totals = "  ".join(f"P{s} {t}" for s, t in enumerate(h.scores))
+        lines.append(f"{i + 1:>4}  {first:<5}  {outcome:<28}  {totals}")
+    if position:
+        lines.append("")
+        lines.append(f"Hand {len(match.hands)}:")
+        lines.append(render_state(match.current))
     return "\n".join(lines)

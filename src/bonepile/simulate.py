@@ -1,7 +1,8 @@
 """Seeded simulations between random players, in one process or several.
 
-Game ``i`` of a run with seed ``S`` is dealt from ``derive_seed(S, i)`` and its players are
-seeded from that, so a game is the same whichever worker plays it and in whatever order.
+Game ``i`` of a run with seed ``S`` (a hand, or with ``matches=True`` a whole match) is dealt
+from ``derive_seed(S, i)`` and its players are seeded from that, so a game is the same whichever
+worker plays it and in whatever order.
 """
 
 from __future__ import annotations
@@ -13,19 +14,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bonepile.agents.base import RandomAgent, play_hand
+from bonepile.agents.base import RandomAgent, play_hand, play_match
 from bonepile.games import get_game
+from bonepile.match import derive_seed, new_match
+from bonepile.match_record import save_match
 from bonepile.record import save_record
+from bonepile.state import State
 
-_MASK64 = (1 << 64) - 1
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """A well-mixed 63-bit seed for item ``index`` of a run seeded with ``seed`` (SplitMix64)."""
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) >> 1
+__all__ = [
+    "HandOutcome",
+    "MatchOutcome",
+    "MatchSummary",
+    "Summary",
+    "derive_seed",
+    "simulate",
+    "simulate_matches",
+]
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,72 @@ class Summary:
         }
 
 
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What one simulated match came to."""
+
+    index: int
+    seed: int
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    hands: tuple[HandOutcome, ...]
+
+
+@dataclass
+class MatchSummary:
+    """Totals over a run of matches; ``hands`` totals every hand of every match."""
+
+    game: str
+    players: int
+    target: int | None
+    matches: int = 0
+    wins: list[int] = field(default_factory=list)
+    hand_counts: list[int] = field(default_factory=list)
+    hands: Summary | None = None
+
+    def add(self, o: MatchOutcome) -> None:
+        """Count one match."""
+        if not self.wins:
+            self.wins = [0] * self.players
+        if self.hands is None:
+            self.hands = Summary(self.game, self.players)
+        self.matches += 1
+        for w in o.winners:
+            self.wins[w] += 1
+        self.hand_counts.append(len(o.hands))
+        for h in o.hands:
+            self.hands.add(h)
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready data."""
+        counts = self.hand_counts or [0]
+        hands = (self.hands or Summary(self.game, self.players)).to_json()
+        return {
+            "game": self.game,
+            "players": self.players,
+            "target_score": self.target,
+            "matches": self.matches,
+            "match_wins_by_seat": self.wins or [0] * self.players,
+            "hands_per_match": round(sum(counts) / max(self.matches, 1), 2),
+            "hands_per_match_min": min(counts),
+            "hands_per_match_max": max(counts),
+            "hands": hands,
+        }
+
+
+def _outcome(index: int, seed: int, final: State) -> HandOutcome:
+    result = final.result
+    assert result is not None
+    return HandOutcome(index, seed, result.reason, result.winners, result.points, len(final.moves))
+
+
+def _headers(seed: int, index: int, players: int, what: str) -> dict[str, str]:
+    return {
+        "event": f"bonepile simulate, seed {seed}, {what} {index}",
+        "players": ", ".join("random" for _ in range(players)),
+    }
+
+
 def _play_one(
     game: str,
     players: int,
@@ -97,30 +167,44 @@ def _play_one(
     state = g.new(players, options=options, seed=hand_seed)
     agents = [RandomAgent(derive_seed(hand_seed, s)) for s in range(players)]
     final = play_hand(state, agents)
-    assert final.result is not None
     if records is not None:
         save_record(
             final,
             Path(records) / f"{g.name}-{seed}-{index:06d}.json",
-            headers={
-                "event": f"bonepile simulate, seed {seed}, game {index}",
-                "players": ", ".join("random" for _ in range(players)),
-            },
+            headers=_headers(seed, index, players, "game"),
         )
-    return HandOutcome(
-        index,
-        hand_seed,
-        final.result.reason,
-        final.result.winners,
-        final.result.points,
-        len(final.moves),
-    )
+    return _outcome(index, hand_seed, final)
 
 
-def _play_chunk(
-    args: tuple[str, int, dict[str, Any], int, list[int], str | None],
-) -> list[HandOutcome]:
-    game, players, options, seed, indices, records = args
+def _play_one_match(
+    game: str,
+    players: int,
+    options: Mapping[str, Any],
+    seed: int,
+    index: int,
+    records: str | None,
+) -> MatchOutcome:
+    match_seed = derive_seed(seed, index)
+    match = new_match(game, players, options=options, seed=match_seed)
+    agents = [RandomAgent(derive_seed(match_seed, s)) for s in range(players)]
+    final = play_match(match, agents)
+    if records is not None:
+        save_match(
+            final,
+            Path(records) / f"{final.game.name}-match-{seed}-{index:06d}.json",
+            headers=_headers(seed, index, players, "match"),
+        )
+    hands = tuple(_outcome(i, h.seed or 0, h) for i, h in enumerate(final.hands))
+    return MatchOutcome(index, match_seed, final.winners, final.totals, hands)
+
+
+Job = tuple[bool, str, int, dict[str, Any], int, list[int], str | None]
+
+
+def _play_chunk(job: Job) -> list[HandOutcome] | list[MatchOutcome]:
+    matches, game, players, options, seed, indices, records = job
+    if matches:
+        return [_play_one_match(game, players, options, seed, i, records) for i in indices]
     return [_play_one(game, players, options, seed, i, records) for i in indices]
 
 
@@ -139,15 +223,33 @@ def simulate(
     ``progress(k)`` is called as hands finish (``k`` of them at a time); ``records`` is a
     directory to write every hand's record into.
     """
+    summary = Summary(get_game(game).name, players)
+    for outcome in _outcomes(False, game, players, games, seed, options, records, workers):
+        assert isinstance(outcome, HandOutcome)
+        summary.add(outcome)
+        if progress is not None:
+            progress(1)
+    return summary
+
+
+def simulate_matches(
+    game: str,
+    players: int,
+    matches: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    records: str | Path | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> MatchSummary:
+    """Play ``matches`` seeded matches (hands to the target score) between random players.
+
+    As :func:`simulate`, counting matches; ``records`` receives one match record per match.
+    """
     g = get_game(game)
-    opts = dict(options or {})
-    g.check_players(players, g.make_options(opts))
-    rec_dir = None
-    if records is not None:
-        Path(records).mkdir(parents=True, exist_ok=True)
-        rec_dir = str(records)
-    summary = Summary(g.name, players)
-    for outcome in _outcomes(g.name, players, games, seed, opts, rec_dir, workers):
+    summary = MatchSummary(g.name, players, g.target_score(g.make_options(options)))
+    for outcome in _outcomes(True, game, players, matches, seed, options, records, workers):
+        assert isinstance(outcome, MatchOutcome)
         summary.add(outcome)
         if progress is not None:
             progress(1)
@@ -155,23 +257,31 @@ def simulate(
 
 
 def _outcomes(
+    matches: bool,
     game: str,
     players: int,
-    games: int,
+    count: int,
     seed: int,
-    opts: dict[str, Any],
-    records: str | None,
+    options: Mapping[str, Any] | None,
+    records: str | Path | None,
     workers: int,
-) -> Iterator[HandOutcome]:
-    if workers <= 1 or games < 2:
-        for i in range(games):
-            yield _play_one(game, players, opts, seed, i, records)
+) -> Iterator[HandOutcome | MatchOutcome]:
+    g = get_game(game)
+    opts = dict(options or {})
+    g.check_players(players, g.make_options(opts))
+    rec_dir = None
+    if records is not None:
+        Path(records).mkdir(parents=True, exist_ok=True)
+        rec_dir = str(records)
+    jobs: list[Job] = []
+    chunk = 1 if workers <= 1 else max(1, min(200 if not matches else 20, count // (workers * 8)))
+    for start in range(0, count, chunk):
+        indices = list(range(start, min(count, start + chunk)))
+        jobs.append((matches, g.name, players, opts, seed, indices, rec_dir))
+    if workers <= 1 or count < 2:
+        for job in jobs:
+            yield from _play_chunk(job)
         return
-    chunk = max(1, min(200, games // (workers * 8) or 1))
-    jobs = [
-        (game, players, opts, seed, list(range(start, min(games, start + chunk))), records)
-        for start in range(0, games, chunk)
-    ]
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
         for batch in pool.imap_unordered(_play_chunk, jobs):

@@ -32,7 +32,8 @@ class State:
     Public attributes (read-only): ``game`` (the :class:`~bonepile.games.Game`), ``options``,
     ``players`` (seat count), ``actor`` (the seat to act, ``None`` when over), ``result``
     (a :class:`~bonepile.result.Result` once the hand is over), ``scores_before`` (match totals
-    before this hand).
+    before this hand), ``leader`` (the seat a match's next-hand rule named for this hand, or
+    ``None``; see :meth:`~bonepile.games.Game.next_leader`).
     """
 
     __slots__ = (
@@ -45,6 +46,7 @@ class State:
         "first_player",
         "game",
         "hands",
+        "leader",
         "options",
         "players",
         "result",
@@ -61,6 +63,7 @@ class State:
     actor: int | None
     result: Result | None
     first_player: int
+    leader: int | None
     scores_before: tuple[int, ...]
     seed: int | None
     _legal: tuple[Action, ...] | None
@@ -77,6 +80,7 @@ class State:
         first_player: int,
         seed: int | None,
         scores_before: Sequence[int] | None,
+        leader: int | None = None,
     ) -> None:
         self.game = game
         self.options = options
@@ -85,6 +89,7 @@ class State:
         self.bone = tuple(bone)
         self.bpos = 0
         self.first_player = first_player
+        self.leader = leader
         self.actor = None
         self.result = None
         self.seed = seed

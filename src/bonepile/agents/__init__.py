@@ -6,6 +6,6 @@ view with :func:`bonepile.view.view`, so an agent can never reach hidden tiles.
 
 from __future__ import annotations
 
-from bonepile.agents.base import Agent, RandomAgent, play_hand
+from bonepile.agents.base import Agent, RandomAgent, play_hand, play_match
 
-__all__ = ["Agent", "RandomAgent", "play_hand"]
+__all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]

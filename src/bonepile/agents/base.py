@@ -1,4 +1,4 @@
-"""The :class:`Agent` protocol, the random agent and a runner that plays one hand."""
+"""The :class:`Agent` protocol, the random agent and runners that play a hand or a match."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from bonepile.actions import Action
 from bonepile.events import Event
+from bonepile.match import Match
 from bonepile.state import State
 from bonepile.view import View, view
 
@@ -59,3 +60,26 @@ def play_hand(
             state, events = state.step(action)
             on_step(seat, action, events, state)
     return state
+
+
+def play_match(
+    match: Match,
+    agents: Sequence[Agent],
+    on_step: Callable[[int, Action, tuple[Event, ...], State], None] | None = None,
+    on_hand: Callable[[Match], None] | None = None,
+) -> Match:
+    """Play ``match`` to its end with one agent per seat (the same agents for every hand).
+
+    New hands are dealt from the match seed. ``on_step`` is called after every action (as in
+    :func:`play_hand`), ``on_hand(match)`` when a hand starts and when it ends.
+    """
+    while True:
+        if match.needs_deal:
+            match = match.next_hand()
+        if on_hand is not None and match.current.initial is match.current:
+            on_hand(match)
+        match = match.with_current(play_hand(match.current, agents, on_step))
+        if on_hand is not None:
+            on_hand(match)
+        if match.is_over:
+            return match

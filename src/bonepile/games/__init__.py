@@ -61,11 +61,18 @@ def new_game(
     deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]] | None = None,
     rng: random.Random | None = None,
     scores_before: Sequence[int] | None = None,
+    leader: int | None = None,
 ) -> State:
     """Start a hand of ``game``: see :meth:`Game.new`."""
     g = game if isinstance(game, Game) else get_game(game)
     return g.new(
-        players, options=options, seed=seed, deal=deal, rng=rng, scores_before=scores_before
+        players,
+        options=options,
+        seed=seed,
+        deal=deal,
+        rng=rng,
+        scores_before=scores_before,
+        leader=leader,
     )
 
 

@@ -99,17 +99,26 @@ class Game:
         deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]] | None = None,
         rng: random.Random | None = None,
         scores_before: Sequence[int] | None = None,
+        leader: int | None = None,
     ) -> State:
-        """A new hand: from a ``seed``, an explicit ``deal`` (hands, boneyard) or an ``rng``."""
+        """A new hand: from a ``seed``, an explicit ``deal`` (hands, boneyard) or an ``rng``.
+
+        ``scores_before`` are the match totals before this hand; ``leader`` is the seat the
+        match's next-hand rule names (:meth:`next_leader`) for a later hand of a match.
+        """
         opts = self.make_options(options)
         self.check_players(players, opts)
         if scores_before is not None and len(scores_before) != players:
             raise OptionError(f"scores_before needs {players} totals, got {len(scores_before)}")
+        if leader is not None and (
+            isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players
+        ):
+            raise OptionError(f"leader must be a seat from 0 to {players - 1}, got {leader!r}")
         if sum(x is not None for x in (seed, deal, rng)) > 1:
             raise OptionError("give at most one of seed, deal and rng")
         if deal is not None:
             hands, bone = self._check_deal(players, opts, deal)
-            return self._start(opts, hands, bone, None, None, scores_before)
+            return self._start(opts, hands, bone, None, None, scores_before, leader)
         if rng is not None and self._chance_first_player(opts):
             # A record can only reproduce a first player chosen by lot through a seed.
             seed = rng.getrandbits(63)
@@ -119,7 +128,7 @@ class Game:
                 seed = random.SystemRandom().randrange(2**63)
             rng = random.Random(seed)
         hands, bone = self._seeded_deal(players, opts, rng)
-        return self._start(opts, hands, bone, rng, seed, scores_before)
+        return self._start(opts, hands, bone, rng, seed, scores_before, leader)
 
     def _chance_first_player(self, opts: Any) -> bool:
         """True when the first player is drawn by lot (so only a seed can reproduce it)."""
@@ -169,6 +178,21 @@ class Game:
         rng: random.Random | None,
         seed: int | None,
         scores_before: Sequence[int] | None,
+        leader: int | None = None,
     ) -> State:
         """Build the first state of a hand (``rng`` is ``None`` for an explicit deal)."""
         raise NotImplementedError
+
+    # ----------------------------------------------------------------- matches
+    def target_score(self, opts: Any) -> int | None:
+        """The match total that ends a match (``None``: a match is a single hand)."""
+        target: int | None = opts.target_score
+        return target
+
+    def next_leader(self, previous: State) -> int | None:
+        """The seat the next hand's lead rule names after the finished hand ``previous``.
+
+        ``None`` means the next hand starts by the game's ordinary first-hand rule. The seat is
+        passed to :meth:`new` as ``leader`` and written in the next hand's record.
+        """
+        return None

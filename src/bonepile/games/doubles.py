@@ -140,11 +140,17 @@ class DoublesGame(Game):
         rng: random.Random | None,
         seed: int | None,
         scores_before: Sequence[int] | None,
+        leader: int | None = None,
     ) -> State:
-        lead = max(t for h in hands for t in bits(h & DOUBLE_MASK))
-        first = next(seat for seat, h in enumerate(hands) if h >> lead & 1)
+        if leader is not None and hands[leader] & DOUBLE_MASK:
+            # round_leader=previous_winner: the last winner leads its highest double
+            first = leader
+            lead = max(bits(hands[leader] & DOUBLE_MASK))
+        else:
+            lead = max(t for h in hands for t in bits(h & DOUBLE_MASK))
+            first = next(seat for seat, h in enumerate(hands) if h >> lead & 1)
         s = DoublesState.__new__(DoublesState)
-        s._init_base(self, opts, hands, bone, first, seed, scores_before)
+        s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
         s.lead_tile = lead
         s.ends = None
         s.unlocked = 0
@@ -152,6 +158,15 @@ class DoublesGame(Game):
         s.drawn = False
         s.actor = first
         return s
+
+    def next_leader(self, previous: State) -> int | None:
+        """``previous_winner``: the last round's winner (who leads its highest double, if it
+        holds one); otherwise, and after a round nobody won, the highest double leads."""
+        result = previous.result
+        assert result is not None
+        if previous.options.round_leader == "previous_winner" and len(result.winners) == 1:
+            return result.winners[0]
+        return None
 
 
 class DoublesState(State):
@@ -176,6 +191,7 @@ class DoublesState(State):
         new.actor = self.actor
         new.result = self.result
         new.first_player = self.first_player
+        new.leader = self.leader
         new.scores_before = self.scores_before
         new.seed = self.seed
         new.lead_tile = self.lead_tile

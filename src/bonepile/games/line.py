@@ -96,20 +96,32 @@ class LineGame(Game):
         rng: random.Random | None,
         seed: int | None,
         scores_before: Sequence[int] | None,
+        leader: int | None = None,
     ) -> State:
         s = LineState.__new__(LineState)
         first = 0
-        if opts.lead == "highest_double":
+        if leader is not None:  # a later hand of a match: the last winner leads any tile
+            first = leader
+            s.lead_tile = -1
+        elif opts.lead == "highest_double":
             first, tile = _highest_lead(hands)
             s.lead_tile = tile
         else:
             s.lead_tile = -1
-        s._init_base(self, opts, hands, bone, first, seed, scores_before)
+        s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
         s.drawing = self.drawing
         s.node = None
         s.drawn = False
         s.actor = first
         return s
+
+    def next_leader(self, previous: State) -> int | None:
+        """The previous hand's winner leads any tile; after a tie, ``lead`` decides again.
+
+        With teams the winner is the partner who went out, or who held the lowest hand.
+        """
+        assert isinstance(previous, LineState) and previous.result is not None
+        return previous.hand_winner()
 
 
 def _highest_lead(hands: Sequence[int]) -> tuple[int, int]:
@@ -217,6 +229,7 @@ class LineState(State):
         new.actor = self.actor
         new.result = self.result
         new.first_player = self.first_player
+        new.leader = self.leader
         new.scores_before = self.scores_before
         new.seed = self.seed
         new.drawing = self.drawing
@@ -410,20 +423,39 @@ class LineState(State):
             score = sum(pips)
         self._end(Result("domino", winners, _points(n, winners, score)), events)
 
-    def _finish_blocked(self, events: list[Event] | None) -> None:
+    def _blocked_winner(self) -> int | None:
+        """The seat whose hand wins a block (lowest pips, then ``blocked_tie``), or ``None``."""
         n = self.players
         pips = [self._pips(s) for s in range(n)]
         low = min(pips)
         tied = [s for s in range(n) if pips[s] == low]
-        teams = self._teams()
-        if teams and len({s % 2 for s in tied}) == 1:
+        if self._teams() and len({s % 2 for s in tied}) == 1:
             tied = tied[:1]
         if len(tied) > 1 and self.options.blocked_tie == "lightest_tile":
             tied = [min(tied, key=lambda s: min(TILES[t].rank_key() for t in bits(self.hands[s])))]
-        if len(tied) > 1:
+        return tied[0] if len(tied) == 1 else None
+
+    def hand_winner(self) -> int | None:
+        """The one seat that won the finished hand: who went out, or the winning blocked hand.
+
+        With teams both partners are winners in the result; this is the one who won it.
+        """
+        result = self.result
+        if result is None or not result.winners:
+            return None
+        if result.reason == "domino":
+            return next(s for s in result.winners if self.hands[s] == 0)
+        return self._blocked_winner()
+
+    def _finish_blocked(self, events: list[Event] | None) -> None:
+        n = self.players
+        pips = [self._pips(s) for s in range(n)]
+        teams = self._teams()
+        found = self._blocked_winner()
+        if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
-        w = tied[0]
+        w: int = found
         if teams:
             winners = tuple(sorted((w, (w + 2) % 4)))
             score = sum(pips[s] for s in range(n) if s not in winners) - pips[w]

@@ -175,10 +175,13 @@ class SuperDominoesGame(Game):
         rng: random.Random | None,
         seed: int | None,
         scores_before: Sequence[int] | None,
+        leader: int | None = None,
     ) -> State:
         n = len(hands)
         rule = opts.first_player_rule
-        if rule == "highest_tile_in_hand":
+        if leader is not None:  # a later hand of a match (next_hand_leader)
+            first = leader
+        elif rule == "highest_tile_in_hand":
             first = max(range(n), key=lambda s: max(TILES[t].rank_key() for t in bits(hands[s])))
         elif rule == "random" and rng is not None:
             first = rng.randrange(n)
@@ -188,7 +191,7 @@ class SuperDominoesGame(Game):
         else:
             first = 0
         s = SuperState.__new__(SuperState)
-        s._init_base(self, opts, hands, bone, first, seed, scores_before)
+        s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
         s.phase = OPENING_SET
         s.asked = 0
         s.opening_double = -1
@@ -204,6 +207,19 @@ class SuperDominoesGame(Game):
         s.idle = 0
         s.actor = first
         return s
+
+    def next_leader(self, previous: State) -> int | None:
+        """The next hand's first player (RULES.md 2.3): left of the winner, or of the first player.
+
+        ``left_of_winner`` falls back to the left of the previous first player when the hand
+        had no single winner; ``rotate`` always moves the first player one seat left.
+        """
+        n = previous.players
+        result = previous.result
+        assert result is not None
+        if previous.options.next_hand_leader == "left_of_winner" and len(result.winners) == 1:
+            return (result.winners[0] + 1) % n
+        return (previous.first_player + 1) % n
 
 
 class SuperState(State):
@@ -250,6 +266,7 @@ class SuperState(State):
         new.actor = self.actor
         new.result = self.result
         new.first_player = self.first_player
+        new.leader = self.leader
         new.scores_before = self.scores_before
         new.seed = self.seed
         new.phase = self.phase
