@@ -20,6 +20,8 @@ CORE = [
     "bonepile.games",
     "bonepile.view",
     "bonepile.record",
+    "bonepile.match",
+    "bonepile.match_record",
     "bonepile.perft",
     "bonepile.render",
 ]

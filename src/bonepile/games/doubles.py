@@ -48,7 +48,8 @@ class DoublesOptions:
     )
     round_leader: str = option(
         "highest_double",
-        "who leads later rounds of a match: the highest double again, or the last winner",
+        "who leads later rounds of a match: the highest double again, or the last round's "
+        "winner (its highest double; without one, the highest double leads)",
         choices=("highest_double", "previous_winner"),
     )
     spinner_sides: int = option(
