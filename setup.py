@@ -14,6 +14,7 @@ COMPILED_MODULES = [
     "src/bonepile/games/line.py",
     "src/bonepile/games/super_dominoes.py",
     "src/bonepile/games/doubles.py",
+    "src/bonepile/games/double_double.py",
 ]
 
 ext_modules = []

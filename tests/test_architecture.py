@@ -30,10 +30,7 @@ CLIENTS = ("bonepile.agents", "bonepile.simulate", "bonepile.cli", "click", "ric
 
 @pytest.mark.parametrize("module", CORE)
 def test_core_module_imports_no_client(module: str) -> None:
-    code = (
-        f"import sys, json, {module}; "
-        "print(json.dumps(sorted(m for m in sys.modules)))"
-    )
+    code = f"import sys, json, {module}; print(json.dumps(sorted(m for m in sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = json.loads(out.stdout)
     offenders = [m for m in loaded if m.startswith(CLIENTS)]

@@ -185,3 +185,17 @@ def test_bad_match_records(tmp_path: Path) -> None:
 )
 def test_bad_match_commands(args: list[str]) -> None:
     bad(run(*args))
+
+
+def test_simulate_records_that_cannot_be_written(tmp_path: Path) -> None:
+    out = tmp_path / "recs"
+    (out / "block-match-0-000000.json").mkdir(parents=True)
+    bad(
+        run("simulate", "block", "-n", "2", "-k", "2", "--match", "--records", str(out)),
+        "cannot write a record",
+    )
+    (out / "block-0-000000.json").mkdir()
+    bad(
+        run("simulate", "block", "-n", "2", "-k", "2", "--records", str(out)),
+        "cannot write a record",
+    )

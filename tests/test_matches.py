@@ -466,7 +466,11 @@ def test_read_any_tells_hands_from_matches() -> None:
 def test_hand_record_with_a_leader_key() -> None:
     s = get_game("block").new(2, seed=3, leader=1, scores_before=[10, 20])
     rec = record_of(s)
-    assert rec["leader"] == 1
+    # FORMATS.md's bonepile-record/1 has no leader key: a led hand is a bonepile-record/2
+    assert rec["leader"] == 1 and rec["format"] == "bonepile-record/2"
+    assert record_of(get_game("block").new(2, seed=3))["format"] == "bonepile-record/1"
+    with pytest.raises(RecordError, match='unknown key "leader"'):
+        read_record({**rec, "format": "bonepile-record/1"})
     back = read_record(rec)
     assert back.actor == 1 and leads(back) == {str(t) for t in s.hand(1)}
     rec["leader"] = 5
@@ -544,3 +548,30 @@ def test_fuzz_match_reader(data: st.DataObject) -> None:
             assert "\n" not in str(e)
         else:
             assert isinstance(m, Match | State)
+
+
+def test_a_led_hand_is_not_the_same_position_as_an_ordinary_one() -> None:
+    # the same deal, led by the highest double or (a later hand of a match) by seat 0 freely
+    plain = get_game("block").new(2, seed=5)
+    deal = _deal_of(plain)
+    led = get_game("block").new(2, deal=deal, leader=plain.actor)
+    again = get_game("block").new(2, deal=deal)
+    assert leads(led) != leads(again)
+    assert led != again and len({led, again}) == 2
+    assert again == get_game("block").new(2, deal=deal)
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**70), 2**64, 2**80 + 3])
+def test_any_integer_match_seed_round_trips(seed: int) -> None:
+    m = finished("block", 2, seed, target_score=20)
+    back = read_match(json.loads(json.dumps(match_record_of(m))))
+    assert back.seed == seed and back.totals == m.totals
+
+
+def test_player_seeds_never_collide_with_hand_seeds() -> None:
+    from bonepile.match import agent_seed
+
+    for run in (0, 1, 7, 2**40):
+        hands = {derive_seed(run, k) for k in range(64)}
+        players = {agent_seed(run, s) for s in range(8)}
+        assert not hands & players

@@ -383,7 +383,7 @@ def _one_hand(r: dict[str, Any]) -> None:
 # (id, mutation of the explicit base record, words the message must contain)
 INVALID: list[tuple[str, Mutation, tuple[str, ...]]] = [
     ("missing format", _del("format"), ("format",)),
-    ("format v2", _set("format", "bonepile-record/2"), ("format",)),
+    ("format v9", _set("format", "bonepile-record/9"), ("format",)),
     ("format int", _set("format", 1), ("format",)),
     ("format null", _set("format", None), ("format",)),
     ("missing game", _del("game"), ("game",)),

@@ -95,7 +95,8 @@ def test_check_deal_reports_missing_foreign_and_sizes() -> None:
     with pytest.raises(DealError, match="7-0 is not in a double-6 set"):
         check_deal(hands, [*bone, Tile(7, 0)], players=2, hand_size=7, max_pip=6)
     with pytest.raises(DealError, match="hand 0 holds 6 tiles, expected 7"):
-        check_deal([hands[0][:-1], hands[1]], [hands[0][-1], *bone], players=2, hand_size=7,
-                   max_pip=6)
+        check_deal(
+            [hands[0][:-1], hands[1]], [hands[0][-1], *bone], players=2, hand_size=7, max_pip=6
+        )
     with pytest.raises(DealError, match="3 hands for 2 players"):
         check_deal([*hands, []], bone, players=2, hand_size=7, max_pip=6)

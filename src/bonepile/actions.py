@@ -10,7 +10,8 @@ import re
 from typing import Any, ClassVar
 
 from bonepile.errors import InvalidActionError
-from bonepile.tiles import TILES, Tile, parse_tile
+from bonepile.grid import format_cell, parse_cell
+from bonepile.tiles import MAX_PIP_LIMIT, TILES, Tile, parse_tile
 
 
 class Action:
@@ -37,6 +38,10 @@ class Action:
     def parse(cls, text: str) -> Action:
         """Parse any action (see :func:`parse_action`)."""
         return parse_action(text)
+
+    def redacted(self) -> Action:
+        """This action as the other seats see it (only a discard hides anything)."""
+        return self
 
 
 class Lead(Action):
@@ -127,14 +132,112 @@ class Pass(Action):
         return "Pass()"
 
 
+class Place(Action):
+    """Double Double Dominoes: put pips ``p`` on ``cell1`` and ``q`` on ``cell2``.
+
+    Cells are zero-based ``(row, col)`` pairs, ``cell1`` before ``cell2`` in reading order;
+    written ``P-Q@C1C2`` (``3-6@8G8H``), the pips in cell order. ``tile`` is the tile placed.
+    """
+
+    __slots__ = ("cell1", "cell2", "p", "q", "tile")
+    p: int
+    q: int
+    cell1: tuple[int, int]
+    cell2: tuple[int, int]
+    tile: Tile
+    _cache: ClassVar[dict[tuple[int, int, int, int, int, int], Place]] = {}
+
+    def __new__(cls, p: int, q: int, cell1: tuple[int, int], cell2: tuple[int, int]) -> Place:
+        if cell2 < cell1:
+            p, q, cell1, cell2 = q, p, cell2, cell1
+        key = (p, q, cell1[0], cell1[1], cell2[0], cell2[1])
+        try:
+            return cls._cache[key]
+        except KeyError:
+            pass
+        (r1, c1), (r2, c2) = cell1, cell2
+        if abs(r1 - r2) + abs(c1 - c2) != 1:
+            raise InvalidActionError(
+                f"{format_cell(r1, c1)} and {format_cell(r2, c2)} are not adjacent cells"
+            )
+        self = object.__new__(cls)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "q", q)
+        object.__setattr__(self, "cell1", cell1)
+        object.__setattr__(self, "cell2", cell2)
+        object.__setattr__(self, "tile", Tile(p, q))
+        cls._cache[key] = self
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.p}-{self.q}@{format_cell(*self.cell1)}{format_cell(*self.cell2)}"
+
+    def __repr__(self) -> str:
+        return f"Place({self.p}, {self.q}, {self.cell1}, {self.cell2})"
+
+
+class Discard(Action):
+    """Double Double Dominoes: put ``tile`` from hand into the pit. Written ``discard T``.
+
+    In another seat's view the tile is hidden (``tile`` is ``None``, written ``discard ?``).
+    """
+
+    __slots__ = ("tile",)
+    tile: Tile | None
+    _cache: ClassVar[dict[int, Discard]] = {}
+
+    def __new__(cls, tile: Tile | None) -> Discard:
+        key = -1 if tile is None else tile.index
+        try:
+            return cls._cache[key]
+        except KeyError:
+            self = object.__new__(cls)
+            object.__setattr__(self, "tile", tile)
+            cls._cache[key] = self
+            return self
+
+    def __str__(self) -> str:
+        return f"discard {'?' if self.tile is None else self.tile}"
+
+    def __repr__(self) -> str:
+        return f"Discard({self.tile!r})"
+
+    def redacted(self) -> Action:
+        return Discard(None)
+
+
+class Stop(Action):
+    """Double Double Dominoes: decline to continue a double chain. Written ``stop``."""
+
+    __slots__ = ()
+    _instance: ClassVar[Stop | None] = None
+
+    def __new__(cls) -> Stop:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __str__(self) -> str:
+        return "stop"
+
+    def __repr__(self) -> str:
+        return "Stop()"
+
+
 DRAW = Draw()
 PASS = Pass()
+STOP = Stop()
 
 LEAD_BY_INDEX: tuple[Lead, ...] = tuple(Lead(t) for t in TILES)
 """``LEAD_BY_INDEX[i]``: the interned lead of the tile with index ``i``."""
 
 
-_WORD_RE = re.compile(r"^\s*(draw|pass)\s*$", re.IGNORECASE)
+_WORD_RE = re.compile(r"^\s*(draw|pass|stop)\s*$", re.IGNORECASE)
+_DISCARD_RE = re.compile(r"^\s*discard\s+(.+)$", re.IGNORECASE)
+_PLACE_RE = re.compile(
+    r"^\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*@\s*(\d{1,2}\s*[A-Za-z])\s*(\d{1,2}\s*[A-Za-z])\s*$"
+)
+_WORDS: dict[str, Action] = {"draw": DRAW, "pass": PASS, "stop": STOP}
 
 
 def parse_action(text: str) -> Action:
@@ -146,7 +249,23 @@ def parse_action(text: str) -> Action:
         raise InvalidActionError(f"an action must be a string, got {text!r}")
     m = _WORD_RE.match(text)
     if m:
-        return DRAW if m.group(1).lower() == "draw" else PASS
+        return _WORDS[m.group(1).lower()]
+    m = _DISCARD_RE.match(text)
+    if m:
+        try:
+            return Discard(parse_tile(m.group(1)))
+        except InvalidActionError:
+            raise InvalidActionError(
+                f"{text!r} is not an action (expected 'discard T' with a tile, e.g. 'discard 6-4')"
+            ) from None
+    m = _PLACE_RE.match(text)
+    if m:
+        p, q = int(m.group(1)), int(m.group(2))
+        if p > MAX_PIP_LIMIT or q > MAX_PIP_LIMIT:
+            raise InvalidActionError(f"{text!r} is not an action (pips run from 0 to 18)")
+        return Place(
+            p, q, parse_cell(m.group(3).replace(" ", "")), parse_cell(m.group(4).replace(" ", ""))
+        )
     if "@" in text:
         left, _, right = text.partition("@")
         try:

@@ -200,16 +200,20 @@ def simulate(
         transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
     ) as bar:
         task = bar.add_task(f"{g.name} x{games} {unit}", total=games)
-        summary = (simulate_matches if matches else run)(
-            g.name,
-            players,
-            games,
-            seed,
-            values,
-            records,
-            workers,
-            progress=lambda k: bar.advance(task, k),
-        )
+        try:
+            summary = (simulate_matches if matches else run)(
+                g.name,
+                players,
+                games,
+                seed,
+                values,
+                records,
+                workers,
+                progress=lambda k: bar.advance(task, k),
+            )
+        except OSError as e:
+            where = e.filename or records
+            fail(f"cannot write a record to {where}: {e.strerror or e}")
     elapsed = time.perf_counter() - started
     data = summary.to_json()
     data["seed"] = seed
@@ -295,7 +299,7 @@ def watch(
 ) -> None:
     """Watch random players play one hand (or a match), every move's effects spelled out."""
     from bonepile.agents.base import RandomAgent, play_hand, play_match
-    from bonepile.match import Match, derive_seed, new_match
+    from bonepile.match import Match, agent_seed, derive_seed, new_match
     from bonepile.render import render_match, render_state
 
     g, values = _game_and_options(game, options)
@@ -315,9 +319,9 @@ def watch(
         if delay > 0:
             time.sleep(delay)
 
-    agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]
     headers = {"event": f"bonepile watch, seed {seed}"}
     if whole_match:
+        agents = [RandomAgent(agent_seed(seed, s)) for s in range(players)]
         g.check_players(players, g.make_options(values))
         match = new_match(g, players, options=values, seed=seed)
 
@@ -346,6 +350,7 @@ def watch(
     state = g.new(players, options=values, seed=seed)
     click.echo(render_state(state))
     click.echo("")
+    agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]
     final = play_hand(state, agents, on_step=show)
     click.echo("")
     click.echo(render_state(final))

@@ -1,7 +1,8 @@
 """Typed events: every effect of an action is data (DESIGN.md principle 5).
 
 The same events feed the log, ``bonepile watch``, views (after :meth:`Event.redact`) and the UIs.
-Only :class:`Drew` carries hidden information: the drawn tiles, which only the drawer may see.
+Only :class:`Drew` and :class:`Discarded` carry hidden information: the tiles drawn or put in
+the pit, which only their player may see.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ class Drew(Event):
     """``seat`` drew ``count`` tiles; ``tiles`` is ``None`` for anyone but the drawer.
 
     ``cause`` says why: ``unable`` (could not play), ``fifteen`` (a 15 was played),
-    ``starter`` (a 15-15 starter), ``opening`` (nobody held a double).
+    ``starter`` (a 15-15 starter), ``opening`` (nobody held a double); in Double Double
+    Dominoes ``turn`` (the draw that starts a turn) and ``refill`` (back to three).
     """
 
     __slots__ = ("cause", "count", "seat", "tiles")
@@ -123,6 +125,8 @@ class Drew(Event):
             "fifteen": " because of a 15",
             "starter": " because of the 15-15 starter",
             "opening": " looking for a double",
+            "turn": " to start the turn",
+            "refill": " to refill the hand",
         }.get(self.cause, "")
         return f"P{self.seat} draws {what}{why}"
 
@@ -212,6 +216,77 @@ class ExtraTurn(Event):
         return f"P{self.seat} takes an extra turn"
 
 
+class PlacedOnBoard(Event):
+    """Double Double Dominoes: ``seat`` put ``tile`` on the board, pips ``p`` on ``cell1`` and
+    ``q`` on ``cell2`` (cells in notation, ``"8H"``); ``chain`` when it continued a double."""
+
+    __slots__ = ("cell1", "cell2", "chain", "p", "q", "seat", "tile")
+
+    def __init__(
+        self, seat: int, tile: Tile, p: int, q: int, cell1: str, cell2: str, chain: bool
+    ) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.p = p
+        self.q = q
+        self.cell1 = cell1
+        self.cell2 = cell2
+        self.chain = chain
+
+    def describe(self) -> str:
+        how = " next to the double" if self.chain else ""
+        where = f"{self.p} on {self.cell1}, {self.q} on {self.cell2}"
+        return f"P{self.seat} places {self.tile}{how}: {where}"
+
+
+class Scored(Event):
+    """``seat`` scored ``points`` (``kind``: ``diamond`` or ``bonus``) and now stands at
+    ``position`` on the score track."""
+
+    __slots__ = ("kind", "points", "position", "seat")
+
+    def __init__(self, seat: int, points: int, kind: str, position: int) -> None:
+        self.seat = seat
+        self.points = points
+        self.kind = kind
+        self.position = position
+
+    def describe(self) -> str:
+        what = "for the diamond" if self.kind == "diamond" else "track bonus"
+        return f"P{self.seat} scores {self.points} ({what}), now at {self.position}"
+
+
+class Discarded(Event):
+    """``seat`` put ``tile`` into the pit, face down (``None`` for every other seat)."""
+
+    __slots__ = ("seat", "tile")
+
+    def __init__(self, seat: int, tile: Tile | None) -> None:
+        self.seat = seat
+        self.tile = tile
+
+    def redact(self, seat: int | None) -> Event:
+        if seat == self.seat or self.tile is None:
+            return self
+        return Discarded(self.seat, None)
+
+    def describe(self) -> str:
+        what = "a tile" if self.tile is None else str(self.tile)
+        return f"P{self.seat} discards {what} into the pit"
+
+
+class ChainStopped(Event):
+    """``seat`` chose not to continue its double chain."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def describe(self) -> str:
+        return f"P{self.seat} stops the chain"
+
+
 class HandEnded(Event):
     """The hand is over with ``result``."""
 
@@ -222,6 +297,9 @@ class HandEnded(Event):
 
     def describe(self) -> str:
         r = self.result
+        if r.reason in ("victory_total", "last_draw", "board_full"):  # scores are on the track
+            who = " and ".join(f"P{w}" for w in r.winners) or "nobody"
+            return f"game over ({r.reason}): {who} win{'s' if len(r.winners) == 1 else ''}"
         if r.winners:
             who = " and ".join(f"P{w}" for w in r.winners)
             pts = max(r.points) if r.points else 0

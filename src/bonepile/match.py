@@ -40,6 +40,17 @@ def derive_seed(seed: int, index: int) -> int:
     return (z ^ (z >> 31)) >> 1
 
 
+_AGENT_SALT = 0x5EA7_0F_A6E47_5EED
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the (random) player in ``seat`` for a run seeded with ``seed``.
+
+    A stream of its own: never the seed of a hand dealt from the same run seed.
+    """
+    return derive_seed(seed ^ _AGENT_SALT, seat)
+
+
 @dataclass(frozen=True, eq=False)
 class Match:
     """A match in progress or finished: every hand so far, the last one possibly running.

@@ -1,4 +1,4 @@
-"""Game records, format ``bonepile-record/1`` (FORMATS.md section 3).
+"""Game records, format ``bonepile-record/1`` (FORMATS.md section 3), and ``/2`` (with a leader).
 
 :func:`read_record` validates a record and replays it, returning the position it reaches;
 every problem is a :class:`~bonepile.errors.RecordError` whose one-line message names the field
@@ -21,6 +21,10 @@ from bonepile.tiles import Tile, parse_tile
 
 FORMAT = "bonepile-record/1"
 """The format tag of a one-hand record."""
+
+FORMAT_LED = "bonepile-record/2"
+"""``bonepile-record/1`` plus the optional ``leader`` key: a later hand of a match, whose first
+player the match's next-hand rule named (docs/records.md). Written only when there is one."""
 
 KEYS = (
     "format",
@@ -59,13 +63,16 @@ def start_of(data: Any) -> tuple[State, list[str]]:
     """Validate everything but the moves; return the dealt state and the move texts."""
     if not isinstance(data, Mapping):
         raise _fail("", f"expected a JSON object at the top level, got {shown(data)}")
-    for key in data:
-        if key not in KEYS:
-            raise _fail("", f"unknown key {shown(key)} (allowed: {', '.join(KEYS)})")
-    if data.get("format") != FORMAT:
+    version = data.get("format")
+    if version not in (FORMAT, FORMAT_LED):
         if "format" not in data:
             raise _fail("format", f"missing (expected {json.dumps(FORMAT)})")
         raise _fail("format", f"expected {json.dumps(FORMAT)}, got {shown(data['format'])}")
+    allowed = KEYS if version == FORMAT_LED else tuple(k for k in KEYS if k != "leader")
+    for key in data:
+        if key not in allowed:
+            hint = f" ({FORMAT_LED} has it)" if key == "leader" else ""
+            raise _fail("", f"unknown key {shown(key)}{hint} (allowed: {', '.join(allowed)})")
     if "game" not in data:
         raise _fail("game", "missing")
     try:
@@ -217,7 +224,7 @@ def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[st
     """The record of the hand that led to ``state`` (with its result once it is over)."""
     root = state.initial
     rec: dict[str, Any] = {
-        "format": FORMAT,
+        "format": FORMAT if root.leader is None else FORMAT_LED,
         "game": state.game.name,
         "players": state.players,
         "options": non_default_options(state.options),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bonepile.grid import BoardLayout
 from bonepile.layout import Layout, Placement
 from bonepile.match import Match
 from bonepile.state import State
@@ -65,8 +66,13 @@ def _branches(layout: Layout, tile: Tile, depth: int, spelled: Tile | None) -> l
     return lines
 
 
-def render_layout(layout: Layout, game: str, spelled: Tile | None = None) -> list[str]:
-    """The layout as lines of text: a line for the line games, arms or a tree otherwise."""
+def render_layout(
+    layout: Layout | BoardLayout, game: str, spelled: Tile | None = None
+) -> list[str]:
+    """The layout as lines of text: a line for the line games, arms or a tree otherwise, the
+    grid for a board game."""
+    if isinstance(layout, BoardLayout):
+        return render_board(layout)
     if not layout.placements:
         return ["Layout: empty"]
     root = layout.placements[0]
@@ -96,6 +102,47 @@ def render_layout(layout: Layout, game: str, spelled: Tile | None = None) -> lis
     return lines
 
 
+def render_board(layout: BoardLayout) -> list[str]:
+    """The board: column letters, row numbers, pips on covered squares (a ``─`` or ``│`` joins
+    the two halves of a tile), ``◆N`` on an uncovered diamond, ``*`` on the star."""
+    b = layout.board
+    pips: dict[int, int] = {}
+    mate: dict[int, int] = {}
+    for pl in layout.placements:
+        a, x = b.cell(pl.cell1), b.cell(pl.cell2)
+        pips[a], pips[x] = pl.p, pl.q
+        mate[a], mate[x] = x, a
+    lines = ["    " + " ".join(f"{chr(65 + c):>2}" for c in range(b.cols))]
+    for r in range(b.rows):
+        row = []
+        below = []
+        for c in range(b.cols):
+            i = r * b.cols + c
+            if i in pips:
+                glyph = f"{pips[i]:>2}"
+            elif i == b.star:
+                glyph = " *"
+            elif b.diamonds[i]:
+                glyph = f"◆{b.diamonds[i]}"
+            else:
+                glyph = " ·"
+            joined = mate.get(i) == i + 1
+            row.append(glyph + ("─" if joined else " "))
+            below.append(" │ " if mate.get(i) == i + b.cols else "   ")
+        lines.append(f"{r + 1:>3} " + "".join(row).rstrip())
+        if r < b.rows - 1 and any(x.strip() for x in below):
+            lines.append("    " + "".join(below).rstrip())
+    return lines
+
+
+def _track(state: State, info: dict[str, Any]) -> str:
+    parts = []
+    for seat, (pos, pip) in enumerate(zip(info["positions"], info["track_pips"], strict=True)):
+        shows = "start" if pos == 0 else ("past the end" if pip is None else f"shows {pip}")
+        parts.append(f"P{seat} {pos} ({shows})")
+    return "Track: " + "  ".join(parts) + f"; victory at {info['victory_total']}"
+
+
 def _subtree_size(layout: Layout, p: Placement) -> int:
     return 1 + sum(_subtree_size(layout, k) for k in layout.children(p.tile))
 
@@ -117,6 +164,12 @@ def _status(info: dict[str, Any], players: int) -> list[str]:
         out.append(f"pending skips: {info['pending_skips']}")
     if info.get("extra_turn"):
         out.append("extra turn")
+    if info.get("pit"):
+        out.append(f"pit: {_count(info['pit'], 'tile')} face down")
+    if info.get("chain"):
+        out.append(f"chain: may place next to the double on {'/'.join(info['chain'])}")
+    if info.get("last_draw_drawn"):
+        out.append("the last boneyard tile is drawn: the game ends after this turn")
     if info.get("phase") in ("opening", "opening_draw"):
         out.append(
             "opening: looking for a double to set"
@@ -150,11 +203,16 @@ def render_state(state: State) -> str:
     status = _status(info, state.players)
     if status:
         lines.append("State: " + "; ".join(status))
-    if any(state.scores_before) or state.is_over:
+    if "positions" in info:
+        lines.append(_track(state, info))
+    elif any(state.scores_before) or state.is_over:
         lines.append("Scores: " + "  ".join(f"P{i} {s}" for i, s in enumerate(state.scores)))
     if state.result is not None:
         r = state.result
-        if r.winners:
+        if r.winners and "positions" in info:
+            who = ", ".join(f"P{w}" for w in r.winners)
+            lines.append(f"Result: {r.reason}; winner {who} with {state.scores[r.winners[0]]}")
+        elif r.winners:
             who = ", ".join(f"P{w}" for w in r.winners)
             pts = ", ".join(str(r.points[w]) for w in r.winners)
             lines.append(f"Result: {r.reason}; winner {who} scores {pts}")

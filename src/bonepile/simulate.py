@@ -16,7 +16,7 @@ from typing import Any
 
 from bonepile.agents.base import RandomAgent, play_hand, play_match
 from bonepile.games import get_game
-from bonepile.match import derive_seed, new_match
+from bonepile.match import agent_seed, derive_seed, new_match
 from bonepile.match_record import save_match
 from bonepile.record import save_record
 from bonepile.state import State
@@ -186,7 +186,7 @@ def _play_one_match(
 ) -> MatchOutcome:
     match_seed = derive_seed(seed, index)
     match = new_match(game, players, options=options, seed=match_seed)
-    agents = [RandomAgent(derive_seed(match_seed, s)) for s in range(players)]
+    agents = [RandomAgent(agent_seed(match_seed, s)) for s in range(players)]
     final = play_match(match, agents)
     if records is not None:
         save_match(

@@ -20,6 +20,7 @@ from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
 
 if TYPE_CHECKING:
     from bonepile.games.base import Game
+    from bonepile.grid import BoardLayout
     from bonepile.layout import Layout
 
 Moves = tuple[Any, Action] | None
@@ -236,8 +237,9 @@ class State:
         return out
 
     @property
-    def layout(self) -> Layout:
-        """The tiles on the table (see :mod:`bonepile.layout`)."""
+    def layout(self) -> Layout | BoardLayout:
+        """The tiles on the table (see :mod:`bonepile.layout`; a board game's
+        :class:`~bonepile.grid.BoardLayout`)."""
         raise NotImplementedError
 
     @property

@@ -14,6 +14,7 @@ from typing import Any
 
 from bonepile.actions import Action
 from bonepile.events import Event
+from bonepile.grid import BoardLayout
 from bonepile.layout import Layout
 from bonepile.options import options_to_json
 from bonepile.result import Result
@@ -41,7 +42,7 @@ class View:
     hand: tuple[Tile, ...]
     hand_sizes: tuple[int, ...]
     boneyard_size: int
-    layout: Layout
+    layout: Layout | BoardLayout
     actor: int | None
     legal: tuple[Action, ...]
     scores_before: tuple[int, ...]
@@ -94,7 +95,11 @@ def view(state: State, seat: int | None, *, history: bool = True) -> View:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1} or None, got {seat!r}")
     turns = tuple(
-        Turn(s, action, tuple(e.redact(seat) for e in events))
+        Turn(
+            s,
+            action if s == seat else action.redacted(),
+            tuple(e.redact(seat) for e in events),
+        )
         for s, action, events in (state.replay() if history else ())
     )
     over = state.is_over

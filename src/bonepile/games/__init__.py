@@ -13,6 +13,7 @@ from typing import Any
 
 from bonepile.errors import OptionError
 from bonepile.games.base import Game
+from bonepile.games.double_double import DOUBLE_DOUBLE
 from bonepile.games.doubles import DOUBLES
 from bonepile.games.line import BLOCK, DRAW_GAME
 from bonepile.games.super_dominoes import SUPER_DOMINOES
@@ -62,6 +63,7 @@ def new_game(
     rng: random.Random | None = None,
     scores_before: Sequence[int] | None = None,
     leader: int | None = None,
+    board: Any = None,
 ) -> State:
     """Start a hand of ``game``: see :meth:`Game.new`."""
     g = game if isinstance(game, Game) else get_game(game)
@@ -73,6 +75,7 @@ def new_game(
         rng=rng,
         scores_before=scores_before,
         leader=leader,
+        board=board,
     )
 
 
@@ -80,5 +83,6 @@ register(SUPER_DOMINOES)
 register(BLOCK)
 register(DRAW_GAME)
 register(DOUBLES)
+register(DOUBLE_DOUBLE)
 
 __all__ = ["Game", "all_games", "get_game", "new_game", "register"]

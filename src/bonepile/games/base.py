@@ -35,6 +35,8 @@ class Game:
     note: str = ""
     """Anything a player should know about where the rules come from (shown by ``rules``)."""
     Options: type = object
+    board_game: bool = False
+    """True for a game played on a board (it takes a ``board``)."""
     _checked: dict[tuple[int, int], Any]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -100,12 +102,21 @@ class Game:
         rng: random.Random | None = None,
         scores_before: Sequence[int] | None = None,
         leader: int | None = None,
+        board: Any = None,
     ) -> State:
         """A new hand: from a ``seed``, an explicit ``deal`` (hands, boneyard) or an ``rng``.
 
         ``scores_before`` are the match totals before this hand; ``leader`` is the seat the
-        match's next-hand rule names (:meth:`next_leader`) for a later hand of a match.
+        match's next-hand rule names (:meth:`next_leader`) for a later hand of a match;
+        ``board`` (a board game only) is a :class:`~bonepile.grid.Board`, a shipped board's name
+        or a board file.
         """
+        if board is not None:
+            if not self.board_game:
+                raise OptionError(f"{self.name} is not played on a board")
+            from bonepile.grid import load_board
+
+            board = load_board(board)
         opts = self.make_options(options)
         self.check_players(players, opts)
         if scores_before is not None and len(scores_before) != players:
@@ -118,7 +129,7 @@ class Game:
             raise OptionError("give at most one of seed, deal and rng")
         if deal is not None:
             hands, bone = self._check_deal(players, opts, deal)
-            return self._start(opts, hands, bone, None, None, scores_before, leader)
+            return self._start(opts, hands, bone, None, None, scores_before, leader, board)
         if rng is not None and self._chance_first_player(opts):
             # A record can only reproduce a first player chosen by lot through a seed.
             seed = rng.getrandbits(63)
@@ -128,7 +139,7 @@ class Game:
                 seed = random.SystemRandom().randrange(2**63)
             rng = random.Random(seed)
         hands, bone = self._seeded_deal(players, opts, rng)
-        return self._start(opts, hands, bone, rng, seed, scores_before, leader)
+        return self._start(opts, hands, bone, rng, seed, scores_before, leader, board)
 
     def _chance_first_player(self, opts: Any) -> bool:
         """True when the first player is drawn by lot (so only a seed can reproduce it)."""
@@ -179,6 +190,7 @@ class Game:
         seed: int | None,
         scores_before: Sequence[int] | None,
         leader: int | None = None,
+        board: Any = None,
     ) -> State:
         """Build the first state of a hand (``rng`` is ``None`` for an explicit deal)."""
         raise NotImplementedError

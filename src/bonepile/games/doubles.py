@@ -142,6 +142,7 @@ class DoublesGame(Game):
         seed: int | None,
         scores_before: Sequence[int] | None,
         leader: int | None = None,
+        board: Any = None,
     ) -> State:
         if leader is not None and hands[leader] & DOUBLE_MASK:
             # round_leader=previous_winner: the last winner leads its highest double

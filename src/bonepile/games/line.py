@@ -97,6 +97,7 @@ class LineGame(Game):
         seed: int | None,
         scores_before: Sequence[int] | None,
         leader: int | None = None,
+        board: Any = None,
     ) -> State:
         s = LineState.__new__(LineState)
         first = 0
@@ -506,7 +507,7 @@ class LineState(State):
     def _key_extra(self) -> tuple[Any, ...]:
         node = self.node
         if node is None:
-            return (None, False, self.drawn)
+            return (None, False, self.drawn, self.lead_tile)
         return (tuple(sorted(node.pairs)), node.spinner_used, self.drawn)
 
 

@@ -176,6 +176,7 @@ class SuperDominoesGame(Game):
         seed: int | None,
         scores_before: Sequence[int] | None,
         leader: int | None = None,
+        board: Any = None,
     ) -> State:
         n = len(hands)
         rule = opts.first_player_rule

@@ -1,0 +1,648 @@
+"""Double Double Dominoes (RULES.md section 4 and the clarifications of section 6).
+
+A board game: tiles from two double-6 sets (three for 5-6 players) are placed on a grid with
+numbered diamonds and a star; every tile scores its diamonds (doubled for a double) and gives a
+3-point bonus to every player whose score-track space shows one of its pips. A double lets its
+player chain another tile next to it. The game ends at once when someone reaches the victory
+total, at the end of the turn that draws the last boneyard tile, or when no spot is left.
+
+Tiles come in copies, so hands are bit masks over tile *instances*: instance ``k`` is the tile
+with index ``k % 28``. The board is a flat tuple of pips (``-1`` for empty), with the number of
+the domino covering each cell and a bit mask of the empty cells next to a covered one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bonepile.actions import STOP, Action, Discard, Place, Stop
+from bonepile.errors import OptionError
+from bonepile.events import (
+    ChainStopped,
+    Discarded,
+    Drew,
+    Event,
+    HandEnded,
+    PlacedOnBoard,
+    Scored,
+)
+from bonepile.games.base import Game, shuffled
+from bonepile.grid import Board, BoardLayout, BoardPlaced, load_board, standard_board
+from bonepile.options import option
+from bonepile.result import Reason, Result
+from bonepile.state import State
+from bonepile.tiles import TILES, Tile, bits, check_deal
+
+SET = 28
+"""Tiles in one double-6 set."""
+HAND = 3
+"""Tiles in hand at the end of every turn."""
+
+_DISCARDS = tuple(Discard(TILES[t]) for t in range(SET))
+
+
+@dataclass(frozen=True)
+class DoubleDoubleOptions:
+    """Options of Double Double Dominoes (RULES.md 4)."""
+
+    domino_sets: int | None = option(
+        None,
+        "double-6 sets in play; null means 2 for 2-4 players and 3 for 5-6 (the 3 is invented)",
+        minimum=1,
+        maximum=6,
+    )
+    first_player_tiebreak: str = option(
+        "seat_order",
+        "players tied on their lowest tile: the first seat (seat the oldest first), the next "
+        "lowest tiles, or a random pick",
+        choices=("seat_order", "next_lowest_tile", "random"),
+    )
+    max_contacts_per_end: int = option(
+        1, "squares each end of a tile may touch (all of them showing its pips)", minimum=1
+    )
+    allow_bridge: bool = option(
+        True, "a tile may join two dominoes, its head matching one and its tail the other"
+    )
+    forbid_2x2: bool = option(True, "no placement may complete a fully covered 2x2 square")
+    chain_contact: str = option(
+        "any_contact_with_last_double",
+        "a chained tile must touch the last double with some contact, or with all of them",
+        choices=("any_contact_with_last_double", "tail_on_last_double"),
+    )
+    board_full_check: str = option(
+        "geometric",
+        "the board is full when no spot is left for any pips, or for the tiles still in play",
+        choices=("geometric", "available_tiles"),
+    )
+    double_multiplier: int = option(2, "a double scores its diamonds this many times", minimum=0)
+    track_bonus: int = option(
+        3, "bonus to every player whose track space shows a pip of the tile", minimum=0
+    )
+    bonus_timing: str = option(
+        "positions_before_tile",
+        "track bonuses are checked against the positions before the tile, or with the mover "
+        "first moved by its diamond points",
+        choices=("positions_before_tile", "after_mover_diamond_move"),
+    )
+    simultaneous_victory: str = option(
+        "highest_then_tiebreak",
+        "several players reach the victory total on one tile: the highest score (then the "
+        "hand-pips tie-break) wins, or the mover wins if it is among them",
+        choices=("highest_then_tiebreak", "mover_wins"),
+    )
+    tiebreak_hand_pips: str = option(
+        "most",
+        "a tie on score goes to the player with the most pips in hand (as the rules are "
+        "written), or the fewest",
+        choices=("most", "fewest"),
+    )
+
+
+def sets_in_play(opts: DoubleDoubleOptions, players: int) -> int:
+    """How many double-6 sets a game of ``players`` uses with ``opts``."""
+    if opts.domino_sets is not None:
+        return opts.domino_sets
+    return 2 if players <= 4 else 3
+
+
+class DoubleDoubleGame(Game):
+    """Double Double Dominoes: tiles on a board with diamonds, a star and a score track."""
+
+    name = "double_double"
+    aliases = ("ddd", "double_double_dominoes", "doubledouble")
+    title = "Double Double Dominoes"
+    summary = "board game: place tiles on diamonds, score-track bonuses, double chains"
+    note = (
+        "The standard board is a reconstruction from public sources (RULES.md 4.2); pass "
+        "another board with --board NAME|FILE (shipped: standard, small, tiny). The 3 sets "
+        "for 5-6 players are invented (no source gives the add-on count)."
+    )
+    Options = DoubleDoubleOptions
+    board_game = True
+
+    def max_pip(self, opts: DoubleDoubleOptions) -> int:
+        return 6
+
+    def hand_size(self, players: int, opts: DoubleDoubleOptions) -> int:
+        return HAND
+
+    def player_range(self, opts: DoubleDoubleOptions) -> tuple[int, int]:
+        return (2, 6)
+
+    def target_score(self, opts: DoubleDoubleOptions) -> int | None:
+        return None
+
+    def _check_players(self, players: int, opts: DoubleDoubleOptions) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"players must be an integer, got {players!r}")
+        if not 2 <= players <= 6:
+            shown = players if abs(players) < 10**6 else "that many"
+            raise OptionError(f"{self.name} is for 2 to 6 players, not {shown}")
+        sets = sets_in_play(opts, players)
+        if players * HAND > sets * SET:
+            raise OptionError(f"{players} hands of {HAND} need more than {sets} set(s)")
+
+    def _chance_first_player(self, opts: DoubleDoubleOptions) -> bool:
+        return opts.first_player_tiebreak == "random"
+
+    def _seeded_deal(
+        self, players: int, opts: Any, rng: random.Random
+    ) -> tuple[list[int], list[int]]:
+        order = shuffled(SET * sets_in_play(opts, players), rng)
+        k = players * HAND
+        hands = []
+        for seat in range(players):
+            m = 0
+            for t in order[seat:k:players]:
+                m |= 1 << t
+            hands.append(m)
+        return hands, order[k:]
+
+    def _check_deal(
+        self,
+        players: int,
+        opts: Any,
+        deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]],
+    ) -> tuple[list[int], list[int]]:
+        hands_in, bone_in = deal
+        sets = sets_in_play(opts, players)
+        check_deal(hands_in, bone_in, players=players, hand_size=HAND, max_pip=6, copies=sets)
+        used = [0] * SET
+        hands = []
+        for h in hands_in:
+            m = 0
+            for t in h:
+                m |= 1 << (used[t.index] * SET + t.index)
+                used[t.index] += 1
+            hands.append(m)
+        bone = []
+        for t in bone_in:
+            bone.append(used[t.index] * SET + t.index)
+            used[t.index] += 1
+        return hands, bone
+
+    def _start(
+        self,
+        opts: DoubleDoubleOptions,
+        hands: list[int],
+        bone: list[int],
+        rng: random.Random | None,
+        seed: int | None,
+        scores_before: Sequence[int] | None,
+        leader: int | None = None,
+        board: Any = None,
+    ) -> State:
+        b = standard_board() if board is None else load_board(board)
+        n = len(hands)
+        if n not in b.victory_totals:
+            raise OptionError(f"the {b.name} board has no victory total for {n} players")
+        first = leader if leader is not None else _first_player(hands, opts, rng)
+        s = DoubleDoubleState.__new__(DoubleDoubleState)
+        s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
+        s.board = b
+        s.cells = (-1,) * b.size
+        s.owner = (-1,) * b.size
+        s.frontier = 0
+        s.placed = None
+        s.count = 0
+        s.positions = (0,) * n
+        s.pit = ()
+        s.chain = None
+        s.ending = False
+        s.victory = b.victory_total(n)
+        s._begin_turn(first, None)
+        return s
+
+
+def _tile_pips(instances: int) -> list[int]:
+    return sorted(TILES[k % SET].pips for k in bits(instances))
+
+
+def _first_player(hands: list[int], opts: DoubleDoubleOptions, rng: random.Random | None) -> int:
+    """The holder of the lowest tile by pip total (RULES.md 4.3), ties by the option."""
+    lows = [_tile_pips(h)[0] for h in hands]
+    tied = [s for s, low in enumerate(lows) if low == min(lows)]
+    if len(tied) == 1:
+        return tied[0]
+    rule = opts.first_player_tiebreak
+    if rule == "next_lowest_tile":
+        best = min(_tile_pips(hands[s]) for s in tied)
+        return next(s for s in tied if _tile_pips(hands[s]) == best)
+    if rule == "random" and rng is not None:
+        return rng.choice(tied)
+    return tied[0]
+
+
+class DoubleDoubleState(State):
+    """A position of Double Double Dominoes.
+
+    Public attributes besides :class:`State`'s: ``board`` (the :class:`~bonepile.grid.Board`),
+    ``positions`` (every seat's score-track position, also :attr:`scores`), ``chain`` (the two
+    cells of the double the actor may chain from, or ``None``).
+    """
+
+    __slots__ = (
+        "board",
+        "cells",
+        "chain",
+        "count",
+        "ending",
+        "frontier",
+        "owner",
+        "pit",
+        "placed",
+        "positions",
+        "victory",
+    )
+
+    board: Board
+    cells: tuple[int, ...]
+    owner: tuple[int, ...]
+    frontier: int
+    placed: BoardPlaced
+    count: int
+    positions: tuple[int, ...]
+    pit: tuple[int, ...]
+    chain: tuple[int, int] | None
+    ending: bool
+    victory: int
+
+    def _clone(self) -> DoubleDoubleState:
+        new = DoubleDoubleState.__new__(DoubleDoubleState)
+        new.game = self.game
+        new.options = self.options
+        new.players = self.players
+        new.hands = self.hands
+        new.bone = self.bone
+        new.bpos = self.bpos
+        new.actor = self.actor
+        new.result = self.result
+        new.first_player = self.first_player
+        new.leader = self.leader
+        new.scores_before = self.scores_before
+        new.seed = self.seed
+        new.board = self.board
+        new.cells = self.cells
+        new.owner = self.owner
+        new.frontier = self.frontier
+        new.placed = self.placed
+        new.count = self.count
+        new.positions = self.positions
+        new.pit = self.pit
+        new.chain = self.chain
+        new.ending = self.ending
+        new.victory = self.victory
+        return new
+
+    # ----------------------------------------------------------------- tiles in hand
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        return tuple(sorted((TILES[k % SET] for k in bits(self.hands[seat])), key=_index))
+
+    def hand_pips(self, seat: int) -> int:
+        return sum(TILES[k % SET].pips for k in bits(self.hands[seat]))
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        return tuple(TILES[k % SET] for k in self.bone[self.bpos :])
+
+    @property
+    def pit_tiles(self) -> tuple[Tile, ...]:
+        """The tiles in the pit, in the order they went in (hidden from every seat)."""
+        return tuple(TILES[k % SET] for k in self.pit)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's score-track position."""
+        return self.positions
+
+    def pip_at(self, cell: str) -> int | None:
+        """The pips showing on ``cell`` (``"8H"``), or ``None`` when it is empty."""
+        v = self.cells[self.board.cell(cell)]
+        return None if v < 0 else v
+
+    # ----------------------------------------------------------------- legal actions
+    def _values(self, seat: int) -> list[int]:
+        """The distinct tile indices in ``seat``'s hand, ascending."""
+        return sorted({k % SET for k in bits(self.hands[seat])})
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        if self.result is not None:
+            return ()
+        actor = self.actor
+        assert actor is not None
+        values = self._values(actor)
+        if self.chain is not None:
+            return (STOP, *self._placements(values, self.chain))
+        acts = self._placements(values, None)
+        if acts:
+            return tuple(acts)
+        return tuple(_DISCARDS[t] for t in values)
+
+    def _placements(self, values: list[int], chain: tuple[int, int] | None) -> list[Action]:
+        """Every legal placement of the tiles ``values`` (only next to ``chain`` if given)."""
+        b = self.board
+        cols = b.cols
+        out: list[Action] = []
+        if self.count == 0:
+            star = b.star
+            for nb in b.neighbors[star]:
+                for ti in values:
+                    first = TILES[ti]
+                    for pa, pb in ((first.hi, first.lo), (first.lo, first.hi)):
+                        act = Place(pa, pb, divmod(star, cols), divmod(nb, cols))
+                        if act not in out:
+                            out.append(act)
+            return out
+        has: list[list[Tile]] = [[] for _ in range(7)]
+        for ti in values:
+            tile = TILES[ti]
+            has[tile.hi].append(tile)
+            if tile.lo != tile.hi:
+                has[tile.lo].append(tile)
+        for a, x, va, vb in self._spots(chain):
+            if va >= 0 and vb >= 0:
+                if any(t.has(va) and t.other(va) == vb for t in has[va]):
+                    out.append(Place(va, vb, divmod(a, cols), divmod(x, cols)))
+            elif va >= 0:
+                for t in has[va]:
+                    out.append(Place(va, t.other(va), divmod(a, cols), divmod(x, cols)))
+            else:
+                for t in has[vb]:
+                    out.append(Place(t.other(vb), vb, divmod(a, cols), divmod(x, cols)))
+        return out
+
+    def _spots(self, chain: tuple[int, int] | None) -> list[tuple[int, int, int, int]]:
+        """The cell pairs a tile may go on, whatever its pips: ``(a, x, va, vb)``, ``a < x``,
+        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free)."""
+        b = self.board
+        cells = self.cells
+        owner = self.owner
+        opts = self.options
+        maxc = opts.max_contacts_per_end
+        bridges = opts.allow_bridge
+        no_2x2 = opts.forbid_2x2
+        tail_only = opts.chain_contact == "tail_on_last_double"
+        neighbors = b.neighbors
+        squares = b.squares_of_pair
+        frontier = self.frontier
+        out = []
+        for a in bits(frontier):
+            ca = [n for n in neighbors[a] if cells[n] >= 0]
+            if len(ca) > maxc:
+                continue
+            va = cells[ca[0]]
+            if any(cells[n] != va for n in ca):
+                continue
+            for x in neighbors[a]:
+                if cells[x] >= 0:
+                    continue
+                in_frontier = frontier >> x & 1
+                if in_frontier and x < a:
+                    continue  # this pair is found from x's side
+                cx = [n for n in neighbors[x] if cells[n] >= 0] if in_frontier else []
+                vb = -1
+                if cx:
+                    if len(cx) > maxc or not bridges:
+                        continue
+                    vb = cells[cx[0]]
+                    if any(cells[n] != vb for n in cx):
+                        continue
+                    if {owner[n] for n in ca} & {owner[n] for n in cx}:
+                        continue
+                if no_2x2 and any(all(cells[q] >= 0 for q in rest) for rest in squares[(a, x)]):
+                    continue
+                if chain is not None:
+                    on_last = [n in chain for n in ca + cx]
+                    if not (all(on_last) if tail_only else any(on_last)):
+                        continue
+                if x < a:
+                    out.append((x, a, vb, va))
+                else:
+                    out.append((a, x, va, vb))
+        return out
+
+    # ----------------------------------------------------------------- transition
+    def _do(self, action: Action, events: list[Event] | None) -> None:
+        actor = self.actor
+        assert actor is not None
+        kind = type(action)
+        if kind is Place:
+            assert isinstance(action, Place)
+            self._place(actor, action, events)
+        elif kind is Discard:
+            assert isinstance(action, Discard) and action.tile is not None
+            k = self._take(actor, action.tile.index)
+            self.pit = (*self.pit, k)
+            if events is not None:
+                events.append(Discarded(actor, action.tile))
+            self._end_turn(actor, events)
+        else:
+            assert kind is Stop
+            if events is not None:
+                events.append(ChainStopped(actor))
+            self._end_turn(actor, events)
+
+    def _take(self, seat: int, t: int) -> int:
+        """Remove one instance of tile index ``t`` from ``seat``'s hand; return the instance."""
+        h = self.hands[seat]
+        k = t
+        while not h >> k & 1:
+            k += SET
+        hands = list(self.hands)
+        hands[seat] = h & ~(1 << k)
+        self.hands = tuple(hands)
+        return k
+
+    def _place(self, actor: int, action: Place, events: list[Event] | None) -> None:
+        b = self.board
+        cols = b.cols
+        a = action.cell1[0] * cols + action.cell1[1]
+        x = action.cell2[0] * cols + action.cell2[1]
+        tile = action.tile
+        self._take(actor, tile.index)
+        cells = list(self.cells)
+        cells[a] = action.p
+        cells[x] = action.q
+        self.cells = tuple(cells)
+        owner = list(self.owner)
+        owner[a] = owner[x] = self.count
+        self.owner = tuple(owner)
+        frontier = self.frontier
+        for c in (a, x):
+            for n in b.neighbors[c]:
+                if cells[n] < 0:
+                    frontier |= 1 << n
+        self.frontier = frontier & ~((1 << a) | (1 << x))
+        self.placed = (self.placed, (tile.index, a, x, action.p, action.q, actor))
+        self.count += 1
+        chained = self.chain is not None
+        if events is not None:
+            events.append(
+                PlacedOnBoard(
+                    actor, tile, action.p, action.q, b.cell_name(a), b.cell_name(x), chained
+                )
+            )
+        if self._score(actor, tile, a, x, events):
+            return
+        if tile.is_double:
+            self.chain = (a, x)
+            if self._placements(self._values(actor), self.chain):
+                return  # the actor may chain (or stop)
+        self._end_turn(actor, events)
+
+    def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
+        """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
+        b = self.board
+        opts = self.options
+        diamonds = b.diamonds[a] + b.diamonds[x]
+        if tile.is_double:
+            diamonds *= opts.double_multiplier
+        before = self.positions
+        after = list(before)
+        after[actor] += diamonds
+        bonus = opts.track_bonus
+        late = opts.bonus_timing == "after_mover_diamond_move"
+        if diamonds and events is not None:
+            events.append(Scored(actor, diamonds, "diamond", after[actor]))
+        if bonus:
+            for s in range(self.players):
+                pos = after[s] if (late and s == actor) else before[s]
+                pip = b.track_pips(pos)
+                if pip is not None and (pip == tile.hi or pip == tile.lo):
+                    after[s] += bonus
+                    if events is not None:
+                        events.append(Scored(s, bonus, "bonus", after[s]))
+        self.positions = tuple(after)
+        reached = [s for s in range(self.players) if after[s] >= self.victory]
+        if not reached:
+            return False
+        if opts.simultaneous_victory == "mover_wins" and actor in reached:
+            winners: tuple[int, ...] = (actor,)
+        else:
+            winners = self._best(reached)
+        self._finish("victory_total", winners, events)
+        return True
+
+    def _best(self, seats: Sequence[int]) -> tuple[int, ...]:
+        """The highest scores among ``seats``, then the hand-pips tie-break; ties share."""
+        top = max(self.positions[s] for s in seats)
+        tied = [s for s in seats if self.positions[s] == top]
+        if len(tied) > 1:
+            pips = {s: self.hand_pips(s) for s in tied}
+            pick = max if self.options.tiebreak_hand_pips == "most" else min
+            best = pick(pips.values())
+            tied = [s for s in tied if pips[s] == best]
+        return tuple(tied)
+
+    def _end_turn(self, actor: int, events: list[Event] | None) -> None:
+        """Refill to three, check the two end-of-turn endings, then start the next turn."""
+        self.chain = None
+        need = HAND - self.hands[actor].bit_count()
+        if need > 0:
+            self._draw(actor, need, "refill", events)
+        assert self.hands[actor].bit_count() <= HAND, "a hand holds at most 3 after a turn"
+        if self.ending:
+            self._finish("last_draw", self._best(range(self.players)), events)
+        elif self._board_full():
+            self._finish("board_full", self._best(range(self.players)), events)
+        else:
+            self._begin_turn((actor + 1) % self.players, events)
+
+    def _begin_turn(self, seat: int, events: list[Event] | None) -> None:
+        self.actor = seat
+        self._draw(seat, 1, "turn", events)
+
+    def _draw(self, seat: int, k: int, cause: str, events: list[Event] | None) -> None:
+        left = len(self.bone) - self.bpos
+        k = min(k, left)
+        if k <= 0:
+            return
+        got = self.bone[self.bpos : self.bpos + k]
+        self.bpos += k
+        h = self.hands[seat]
+        for i in got:
+            h |= 1 << i
+        hands = list(self.hands)
+        hands[seat] = h
+        self.hands = tuple(hands)
+        if self.bpos == len(self.bone):
+            self.ending = True
+        if events is not None:
+            events.append(Drew(seat, k, tuple(TILES[i % SET] for i in got), cause))
+
+    def _board_full(self) -> bool:
+        """No spot is left for any tile (``geometric``), or for the tiles still in play."""
+        if self.count == 0:
+            return False
+        spots = self._spots(None)
+        if self.options.board_full_check == "geometric":
+            return not spots
+        avail: set[int] = set()
+        for h in self.hands:
+            avail.update(k % SET for k in bits(h))
+        avail.update(k % SET for k in self.bone[self.bpos :])
+        tiles = [TILES[t] for t in avail]
+        for _, _, va, vb in spots:
+            if va >= 0 and vb >= 0:
+                if any(t.has(va) and t.other(va) == vb for t in tiles):
+                    return False
+            elif any(t.has(va if va >= 0 else vb) for t in tiles):
+                return False
+        return True
+
+    def _finish(self, reason: Reason, winners: tuple[int, ...], events: list[Event] | None) -> None:
+        result = Result(reason, tuple(sorted(winners)), (0,) * self.players)
+        self.result = result
+        self.actor = None
+        self.chain = None
+        self._legal = ()
+        if events is not None:
+            events.append(HandEnded(result))
+
+    # ----------------------------------------------------------------- public views
+    @property
+    def layout(self) -> BoardLayout:
+        return BoardLayout(self.board, self.placed)
+
+    def public_info(self) -> dict[str, Any]:
+        b = self.board
+        return {
+            "first_player": self.first_player,
+            "board": b.name,
+            "positions": list(self.positions),
+            "track_pips": [b.track_pips(p) for p in self.positions],
+            "victory_total": self.victory,
+            "pit": len(self.pit),
+            "chain": None if self.chain is None else [b.cell_name(c) for c in self.chain],
+            "last_draw_drawn": self.ending and self.result is None,
+        }
+
+    def key(self) -> tuple[Any, ...]:
+        """As :meth:`State.key`, with tiles by value (which copy of a tile is where is no part
+        of the position)."""
+        return (
+            self.game.name,
+            self.options,
+            tuple(tuple(t.index for t in self.hand(s)) for s in range(self.players)),
+            tuple(t.index for t in self.boneyard),
+            self.actor,
+            self.result,
+            self.scores_before,
+            self.board,
+            self.cells,
+            self.owner,
+            self.positions,
+            tuple(sorted(k % SET for k in self.pit)),
+            self.chain,
+            self.ending,
+        )
+
+
+def _index(t: Tile) -> int:
+    return t.index
+
+
+DOUBLE_DOUBLE = DoubleDoubleGame()
