@@ -34,6 +34,17 @@ def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game, dict[str
     return game, values
 
 
+def _board_of(game: Game, board: str | None) -> Any:
+    """The board ``--board`` names (``None`` for the game's default)."""
+    if board is None:
+        return None
+    if not game.board_game:
+        fail(f"--board: {game.name} is not played on a board")
+    from bonepile.grid import load_board
+
+    return load_board(board)
+
+
 def game_setup(seed_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The arguments every command that deals a game takes: GAME, players, seed, options."""
 
@@ -45,6 +56,11 @@ def game_setup(seed_help: str) -> Callable[[Callable[..., Any]], Callable[..., A
             multiple=True,
             metavar="NAME=VALUE",
             help="A variant option (repeatable).",
+        )(f)
+        f = click.option(
+            "--board",
+            metavar="NAME|FILE",
+            help="Board games: a shipped board (standard, small, tiny) or a board file.",
         )(f)
         f = click.option("--seed", "-s", type=int, default=0, show_default=True, help=seed_help)(f)
         f = click.option("--players", "-n", type=int, required=True, help="Number of players.")(f)
@@ -84,6 +100,35 @@ def rules(game: str | None) -> None:
             f"alternatives: {spec.alternatives()}"
         )
         click.echo(f"      {spec.help}")
+
+
+# ---------------------------------------------------------------------------------- board
+@cli.command()
+@click.argument("board", default="standard")
+@click.option("--json", "as_json", is_flag=True, help="Print the board in its data format.")
+def board(board: str, as_json: bool) -> None:
+    """Check and draw a board for Double Double Dominoes (a shipped name or a board file)."""
+    from collections import Counter
+
+    from bonepile.grid import BoardLayout, load_board
+    from bonepile.render import render_board
+
+    b = load_board(board)
+    if as_json:
+        click.echo(json.dumps(b.to_json(), indent=1))
+        return
+    click.echo(f"Board {b.name}: {b.rows}x{b.cols}, star on {b.cell_name(b.star)}")
+    for line in render_board(BoardLayout(b, None)):
+        click.echo(line)
+    counts = Counter(v for v in b.diamonds if v)
+    shown = ", ".join(
+        f"{counts[v]} of {v}" + (f" ({b.colors[v]})" if v in b.colors else "")
+        for v in sorted(counts)
+    )
+    click.echo(f"Diamonds: {sum(counts.values())}: {shown or 'none'}")
+    click.echo(f"Score track: {len(b.track)} spaces: " + "".join(str(v) for v in b.track))
+    totals = ", ".join(f"{n} players {t}" for n, t in b.victory_totals.items())
+    click.echo(f"Victory totals: {totals}")
 
 
 # ---------------------------------------------------------------------------------- replay
@@ -172,6 +217,7 @@ def simulate(
     games: int,
     seed: int,
     options: tuple[str, ...],
+    board: str | None,
     matches: bool,
     records: str | None,
     workers: int,
@@ -185,6 +231,7 @@ def simulate(
 
     g, values = _game_and_options(game, options)
     g.check_players(players, g.make_options(values))
+    chosen = _board_of(g, board)
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
     if workers < 1:
@@ -210,6 +257,7 @@ def simulate(
                 records,
                 workers,
                 progress=lambda k: bar.advance(task, k),
+                board=None if chosen is None else chosen.to_json(),
             )
         except OSError as e:
             where = e.filename or records
@@ -293,6 +341,7 @@ def watch(
     players: int,
     seed: int,
     options: tuple[str, ...],
+    board: str | None,
     delay: float,
     whole_match: bool,
     record_path: str | None,
@@ -303,6 +352,7 @@ def watch(
     from bonepile.render import render_match, render_state
 
     g, values = _game_and_options(game, options)
+    chosen = _board_of(g, board)
     if delay < 0:
         fail(f"--delay must be 0 or more, got {delay}")
     if record_path is not None:
@@ -323,7 +373,7 @@ def watch(
     if whole_match:
         agents = [RandomAgent(agent_seed(seed, s)) for s in range(players)]
         g.check_players(players, g.make_options(values))
-        match = new_match(g, players, options=values, seed=seed)
+        match = new_match(g, players, options=values, seed=seed, board=chosen)
 
         def on_hand(m: Match) -> None:
             number = len(m.hands)
@@ -347,7 +397,7 @@ def watch(
 
             _write(lambda: save_match(final_match, record_path, headers=headers), record_path)
         return
-    state = g.new(players, options=values, seed=seed)
+    state = g.new(players, options=values, seed=seed, board=chosen)
     click.echo(render_state(state))
     click.echo("")
     agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]

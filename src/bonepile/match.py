@@ -159,6 +159,7 @@ class Match:
             deal=deal,
             scores_before=self.totals,
             leader=self.game.next_leader(self.current),
+            board=getattr(self.current, "board", None),
         )
         return Match(self.game, self.players, self.options, self.seed, (*self.hands, hand))
 
@@ -198,8 +199,12 @@ def new_match(
     options: Mapping[str, Any] | Any = None,
     seed: int | None = None,
     deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]] | None = None,
+    board: Any = None,
 ) -> Match:
-    """Start a match: its first hand is dealt from ``deal``, or else from the match ``seed``."""
+    """Start a match: its first hand is dealt from ``deal``, or else from the match ``seed``.
+
+    ``board`` is for a board game (Double Double Dominoes, whose match is a single game).
+    """
     g = game if isinstance(game, Game) else get_game(game)
     opts = g.make_options(options)
     if seed is None:
@@ -207,9 +212,9 @@ def new_match(
     elif isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed must be an integer, got {seed!r}")
     if deal is not None:
-        first = g.new(players, options=opts, deal=deal)
+        first = g.new(players, options=opts, deal=deal, board=board)
     else:
-        first = g.new(players, options=opts, seed=derive_seed(seed, 0))
+        first = g.new(players, options=opts, seed=derive_seed(seed, 0), board=board)
     return Match(g, players, opts, seed, (first,))
 
 

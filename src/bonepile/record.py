@@ -92,8 +92,7 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         game.check_players(players, opts)
     except BonepileError as e:
         raise _fail("options" if options_in else "players", str(e)) from None
-    if "board" in data:
-        _check_board(game, data["board"])
+    board = _check_board(game, data["board"]) if "board" in data else None
     scores_before = None
     if "scores_before" in data:
         sb = data["scores_before"]
@@ -124,12 +123,22 @@ def start_of(data: Any) -> tuple[State, list[str]]:
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise _fail("seed", f"must be an integer, got {shown(seed)}")
             state = game.new(
-                players, options=opts, seed=seed, scores_before=scores_before, leader=leader
+                players,
+                options=opts,
+                seed=seed,
+                scores_before=scores_before,
+                leader=leader,
+                board=board,
             )
         else:
             deal = _parse_deal(data["deal"], players)
             state = game.new(
-                players, options=opts, deal=deal, scores_before=scores_before, leader=leader
+                players,
+                options=opts,
+                deal=deal,
+                scores_before=scores_before,
+                leader=leader,
+                board=board,
             )
     except RecordError:
         raise
@@ -144,9 +153,21 @@ def start_of(data: Any) -> tuple[State, list[str]]:
     return state, moves
 
 
-def _check_board(game: Game, board: Any) -> None:
-    # Only Double Double Dominoes is played on a board; the other games take none.
-    raise _fail("board", f"{game.name} is not played on a board")
+def _check_board(game: Game, board: Any) -> Any:
+    """The board a record names (``"standard"``, another shipped name, or a board object)."""
+    if not game.board_game:
+        raise _fail("board", f"{game.name} is not played on a board")
+    from bonepile.grid import BOARD_NAMES, load_board
+
+    if isinstance(board, str) and board not in BOARD_NAMES:
+        names = ", ".join(BOARD_NAMES)
+        raise _fail("board", f"{shown(board)} is not a board name ({names}) or a board object")
+    if not isinstance(board, str | Mapping):
+        raise _fail("board", f"must be a board name or a board object, got {shown(board)}")
+    try:
+        return load_board(board)
+    except BonepileError as e:
+        raise _fail("board", str(e).removeprefix("board: ")) from None
 
 
 def _parse_deal(deal: Any, players: int) -> tuple[list[list[Tile]], list[Tile]]:
@@ -236,6 +257,12 @@ def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[st
             "hands": [[str(t) for t in root.hand(s)] for s in range(root.players)],
             "boneyard": [str(t) for t in root.boneyard],
         }
+    board = getattr(root, "board", None)
+    if board is not None:
+        from bonepile.grid import standard_board
+
+        if board != standard_board():
+            rec["board"] = board.to_json()
     rec["moves"] = [str(a) for a in state.moves]
     if any(state.scores_before):
         rec["scores_before"] = list(state.scores_before)

@@ -161,10 +161,11 @@ def _play_one(
     seed: int,
     index: int,
     records: str | None,
+    board: dict[str, Any] | None = None,
 ) -> HandOutcome:
     g = get_game(game)
     hand_seed = derive_seed(seed, index)
-    state = g.new(players, options=options, seed=hand_seed)
+    state = g.new(players, options=options, seed=hand_seed, board=board)
     agents = [RandomAgent(derive_seed(hand_seed, s)) for s in range(players)]
     final = play_hand(state, agents)
     if records is not None:
@@ -183,9 +184,10 @@ def _play_one_match(
     seed: int,
     index: int,
     records: str | None,
+    board: dict[str, Any] | None = None,
 ) -> MatchOutcome:
     match_seed = derive_seed(seed, index)
-    match = new_match(game, players, options=options, seed=match_seed)
+    match = new_match(game, players, options=options, seed=match_seed, board=board)
     agents = [RandomAgent(agent_seed(match_seed, s)) for s in range(players)]
     final = play_match(match, agents)
     if records is not None:
@@ -198,14 +200,14 @@ def _play_one_match(
     return MatchOutcome(index, match_seed, final.winners, final.totals, hands)
 
 
-Job = tuple[bool, str, int, dict[str, Any], int, list[int], str | None]
+Job = tuple[bool, str, int, dict[str, Any], int, list[int], str | None, dict[str, Any] | None]
 
 
 def _play_chunk(job: Job) -> list[HandOutcome] | list[MatchOutcome]:
-    matches, game, players, options, seed, indices, records = job
+    matches, game, players, options, seed, indices, records, board = job
     if matches:
-        return [_play_one_match(game, players, options, seed, i, records) for i in indices]
-    return [_play_one(game, players, options, seed, i, records) for i in indices]
+        return [_play_one_match(game, players, options, seed, i, records, board) for i in indices]
+    return [_play_one(game, players, options, seed, i, records, board) for i in indices]
 
 
 def simulate(
@@ -217,14 +219,15 @@ def simulate(
     records: str | Path | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    board: dict[str, Any] | None = None,
 ) -> Summary:
     """Play ``games`` seeded hands between random players and total them up.
 
     ``progress(k)`` is called as hands finish (``k`` of them at a time); ``records`` is a
-    directory to write every hand's record into.
+    directory to write every hand's record into; ``board`` a board object (board games).
     """
     summary = Summary(get_game(game).name, players)
-    for outcome in _outcomes(False, game, players, games, seed, options, records, workers):
+    for outcome in _outcomes(False, game, players, games, seed, options, records, workers, board):
         assert isinstance(outcome, HandOutcome)
         summary.add(outcome)
         if progress is not None:
@@ -241,6 +244,7 @@ def simulate_matches(
     records: str | Path | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    board: dict[str, Any] | None = None,
 ) -> MatchSummary:
     """Play ``matches`` seeded matches (hands to the target score) between random players.
 
@@ -248,7 +252,7 @@ def simulate_matches(
     """
     g = get_game(game)
     summary = MatchSummary(g.name, players, g.target_score(g.make_options(options)))
-    for outcome in _outcomes(True, game, players, matches, seed, options, records, workers):
+    for outcome in _outcomes(True, game, players, matches, seed, options, records, workers, board):
         assert isinstance(outcome, MatchOutcome)
         summary.add(outcome)
         if progress is not None:
@@ -265,6 +269,7 @@ def _outcomes(
     options: Mapping[str, Any] | None,
     records: str | Path | None,
     workers: int,
+    board: dict[str, Any] | None = None,
 ) -> Iterator[HandOutcome | MatchOutcome]:
     g = get_game(game)
     opts = dict(options or {})
@@ -277,7 +282,7 @@ def _outcomes(
     chunk = 1 if workers <= 1 else max(1, min(200 if not matches else 20, count // (workers * 8)))
     for start in range(0, count, chunk):
         indices = list(range(start, min(count, start + chunk)))
-        jobs.append((matches, g.name, players, opts, seed, indices, rec_dir))
+        jobs.append((matches, g.name, players, opts, seed, indices, rec_dir, board))
     if workers <= 1 or count < 2:
         for job in jobs:
             yield from _play_chunk(job)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bonepile.actions import STOP, Action, Discard, Place, Stop
-from bonepile.errors import OptionError
+from bonepile.errors import DealError, OptionError
 from bonepile.events import (
     ChainStopped,
     Discarded,
@@ -30,7 +30,14 @@ from bonepile.events import (
     Scored,
 )
 from bonepile.games.base import Game, shuffled
-from bonepile.grid import Board, BoardLayout, BoardPlaced, load_board, standard_board
+from bonepile.grid import (
+    Board,
+    BoardLayout,
+    BoardPlaced,
+    format_cell,
+    load_board,
+    standard_board,
+)
 from bonepile.options import option
 from bonepile.result import Reason, Result
 from bonepile.state import State
@@ -215,6 +222,86 @@ class DoubleDoubleGame(Game):
         s.victory = b.victory_total(n)
         s._begin_turn(first, None)
         return s
+
+
+def position(
+    players: int,
+    hands: Sequence[Sequence[str]],
+    *,
+    placed: Sequence[str | tuple[str, int]] = (),
+    positions: Sequence[int] | None = None,
+    boneyard: Sequence[str] | None = None,
+    pit: Sequence[str] = (),
+    actor: int = 0,
+    options: Any = None,
+    board: Any = None,
+) -> DoubleDoubleState:
+    """A position built directly, for tests and studies (RULES.md 5: "fixture").
+
+    ``actor`` is to act holding ``hands[actor]`` (its start-of-turn draw counts as done; hands
+    may hold any number of tiles). ``placed`` are tiles on the board in play order, written as
+    placements (``"3-6@8G8H"``) or ``(placement, seat)`` pairs; they are put down as given,
+    without checking the placement rules. ``positions`` are the score-track positions. The
+    boneyard is ``boneyard`` in drawing order, or else every tile of the sets not used
+    elsewhere, in set order. Raises ``ValueError`` when the tiles are not in the sets.
+    """
+    from bonepile.actions import parse_action
+    from bonepile.tiles import parse_tile
+
+    opts = DOUBLE_DOUBLE.make_options(options)
+    DOUBLE_DOUBLE.check_players(players, opts)
+    b = standard_board() if board is None else load_board(board)
+    if len(hands) != players:
+        raise OptionError(f"position: {len(hands)} hands for {players} players")
+    sets = sets_in_play(opts, players)
+    free = [sets] * SET
+
+    def take(t: Tile) -> int:
+        if t.hi > 6 or free[t.index] == 0:
+            raise DealError(f"position: no {t} left in {sets} double-6 set(s)")
+        free[t.index] -= 1
+        return free[t.index] * SET + t.index
+
+    s = DoubleDoubleState.__new__(DoubleDoubleState)
+    masks = []
+    for h in hands:
+        m = 0
+        for text in h:
+            m |= 1 << take(parse_tile(text))
+        masks.append(m)
+    moves = []
+    for item in placed:
+        text, seat = (item, 0) if isinstance(item, str) else item
+        a = parse_action(text)
+        if not isinstance(a, Place):
+            raise OptionError(f"position: {text!r} is not a placement")
+        take(a.tile)
+        moves.append((a, seat))
+    pit_in = [take(parse_tile(t)) for t in pit]
+    if boneyard is None:
+        bone = [c * SET + t for t in range(SET) for c in range(free[t] - 1, -1, -1)]
+    else:
+        bone = [take(parse_tile(t)) for t in boneyard]
+    s._init_base(DOUBLE_DOUBLE, opts, masks, bone, actor, None, None)
+    s.board = b
+    s.cells = (-1,) * b.size
+    s.owner = (-1,) * b.size
+    s.frontier = 0
+    s.placed = None
+    s.count = 0
+    s.positions = tuple(positions) if positions is not None else (0,) * players
+    s.pit = tuple(pit_in)
+    s.chain = None
+    s.ending = False
+    s.victory = b.victory_total(players)
+    for a, seat in moves:
+        x1 = b.cell(format_cell(*a.cell1))
+        x2 = b.cell(format_cell(*a.cell2))
+        if s.cells[x1] >= 0 or s.cells[x2] >= 0:
+            raise OptionError(f"position: {a} covers a covered square")
+        s._put(x1, x2, a.p, a.q, a.tile, seat)
+    s.actor = actor
+    return s
 
 
 def _tile_pips(instances: int) -> list[int]:
@@ -463,21 +550,7 @@ class DoubleDoubleState(State):
         x = action.cell2[0] * cols + action.cell2[1]
         tile = action.tile
         self._take(actor, tile.index)
-        cells = list(self.cells)
-        cells[a] = action.p
-        cells[x] = action.q
-        self.cells = tuple(cells)
-        owner = list(self.owner)
-        owner[a] = owner[x] = self.count
-        self.owner = tuple(owner)
-        frontier = self.frontier
-        for c in (a, x):
-            for n in b.neighbors[c]:
-                if cells[n] < 0:
-                    frontier |= 1 << n
-        self.frontier = frontier & ~((1 << a) | (1 << x))
-        self.placed = (self.placed, (tile.index, a, x, action.p, action.q, actor))
-        self.count += 1
+        self._put(a, x, action.p, action.q, tile, actor)
         chained = self.chain is not None
         if events is not None:
             events.append(
@@ -492,6 +565,24 @@ class DoubleDoubleState(State):
             if self._placements(self._values(actor), self.chain):
                 return  # the actor may chain (or stop)
         self._end_turn(actor, events)
+
+    def _put(self, a: int, x: int, p: int, q: int, tile: Tile, seat: int) -> None:
+        """Cover cells ``a`` and ``x`` with pips ``p`` and ``q`` of ``tile``."""
+        cells = list(self.cells)
+        cells[a] = p
+        cells[x] = q
+        self.cells = tuple(cells)
+        owner = list(self.owner)
+        owner[a] = owner[x] = self.count
+        self.owner = tuple(owner)
+        frontier = self.frontier
+        for c in (a, x):
+            for n in self.board.neighbors[c]:
+                if cells[n] < 0:
+                    frontier |= 1 << n
+        self.frontier = frontier & ~((1 << a) | (1 << x))
+        self.placed = (self.placed, (tile.index, a, x, p, q, seat))
+        self.count += 1
 
     def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
         """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
