@@ -47,6 +47,9 @@ REQUIRED = {
     "sd_3p_starter14",
     "sd_2p_starter13",
     "sd_4p_starter3",
+    "ddd_2p_tiny_opening",
+    "ddd_2p_small_chain",
+    "ddd_3p_small_mid",
 }
 
 
@@ -381,3 +384,27 @@ def test_perft_counts_paths_through_hands_that_end() -> None:
         for a in state.legal_actions()
     )
     assert perft(state, 2) == expected
+
+
+def test_hand_counts_double_double_chain() -> None:
+    # Small 7x7 board, star 4D. P0 led 0-0 on 3D/4D and holds 3-0, 3-3 and the 5-5 it drew.
+    # Only 3-0 matches a 0. Its 0 goes on a square next to the double, its 3 on a free
+    # neighbour that touches nothing else (a 3 next to the double's other 0 would be a bridge
+    # onto the same domino, and would fill the 2x2 square):
+    #   2D: 3 on 1D, 2C or 2E (3)      3C: 3 on 2C or 3B (2)       3E: 3 on 2E or 3F (2)
+    #   4C: 3 on 4B or 5C (2)          4E: 3 on 4F or 5E (2)       5D: 3 on 5C, 5E or 6D (3)
+    # 14 placements, plus stop.
+    state = position("ddd_2p_small_chain")
+    assert [str(t) for t in state.hand(0)] == ["3-0", "3-3", "5-5"]
+    assert sorted(divide_map(state, 1)) == sorted(
+        [
+            "stop",
+            "3-0@1D2D", "3-0@2C2D", "0-3@2D2E",
+            "3-0@2C3C", "3-0@3B3C",
+            "3-0@2E3E", "0-3@3E3F",
+            "3-0@4B4C", "0-3@4C5C",
+            "0-3@4E4F", "0-3@4E5E",
+            "3-0@5C5D", "0-3@5D5E", "0-3@5D6D",
+        ]
+    )  # fmt: skip
+    assert perft(state, 1) == 15

@@ -33,17 +33,18 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from bonepile.actions import Action, Attach, Draw, Lead, Pass, parse_action
+from bonepile.actions import Action, Attach, Discard, Draw, Lead, Pass, Place, Stop, parse_action
 from bonepile.errors import IllegalActionError, InvalidActionError, OptionError
 from bonepile.events import Drew
 from bonepile.games import Game, all_games, get_game
+from bonepile.games.double_double import sets_in_play
 from bonepile.options import OptionSpec
 from bonepile.record import dump_record, read_record, record_of
 from bonepile.state import State
-from bonepile.tiles import TILES, Tile, parse_tile, tile_set
+from bonepile.tiles import TILES, Tile, parse_tile, tile_multiset
 from bonepile.view import view
 
-GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw", "doubles")
+GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw", "doubles", "double_double")
 """The games these properties cover. Add a new game's name here."""
 
 INT_SPAN = 6
@@ -130,12 +131,28 @@ def full_set(state: State) -> Counter[Tile]:
 
 
 def tiles_in_play(state: State) -> Counter[Tile]:
+    """Hands, boneyard, layout and (Double Double Dominoes) the pit."""
     tiles: list[Tile] = []
     for seat in range(state.players):
         tiles.extend(state.hand(seat))
     tiles.extend(state.boneyard)
     tiles.extend(state.layout.tiles())
+    tiles.extend(getattr(state, "pit_tiles", ()))
     return Counter(tiles)
+
+
+def copies(state: State) -> int:
+    """How many copies of the set the game uses (several only in Double Double Dominoes)."""
+    if state.game.name == "double_double":
+        return sets_in_play(state.options, state.players)
+    return 1
+
+
+def placed_tile(action: Action) -> Tile | None:
+    """The tile an action puts on the table."""
+    if isinstance(action, Lead | Attach | Place):
+        return action.tile
+    return None
 
 
 def step_bound(state: State) -> int:
@@ -237,7 +254,16 @@ def check_valid(state: State) -> None:
         assert len(legal) == 1, f"draw/pass offered beside other actions: {legal}"
     hand = set(state.hand(state.actor))
     on_table = set(state.layout.tiles())
+    if any(isinstance(a, Discard) for a in legal):
+        # Double Double Dominoes: a discard only when no tile can be placed, one per tile held
+        assert all(isinstance(a, Discard) for a in legal), legal
+        assert {a.tile for a in legal if isinstance(a, Discard)} == hand
+    if any(isinstance(a, Stop) for a in legal):
+        assert legal[0] == Stop() and len(legal) > 1, "stop comes with chain placements"
+        assert all(isinstance(a, Place) for a in legal[1:])
     for a in legal:
+        if isinstance(a, Place):
+            assert a.tile in hand, f"{a}: not in the actor's hand"
         if isinstance(a, Lead):
             assert a.tile in hand, f"{a}: not in the actor's hand"
             assert not on_table, f"{a}: a lead when the layout is not empty"
@@ -258,18 +284,25 @@ def check_transition(before: State, action: Action, after: State) -> None:
     assert k >= 0, "the boneyard grew"
     assert after.boneyard == before.boneyard[k:], "tiles must be drawn from the front"
     drawn = Counter(before.boneyard[:k])
-    gained: Counter[Tile] = Counter()
+    tile = placed_tile(action)
+    spent = Counter([tile] if tile is not None else [])
+    if isinstance(action, Discard):
+        assert action.tile is not None
+        spent = Counter([action.tile])
+        pit_before = Counter(getattr(before, "pit_tiles", ()))
+        assert Counter(getattr(after, "pit_tiles", ())) == pit_before + spent
+    # every seat's hand changes only by what it drew, and the actor's by the tile it spent
     for s in range(before.players):
         old, new = Counter(before.hand(s)), Counter(after.hand(s))
-        lost = old - new
-        gained += new - old
-        if isinstance(action, Lead | Attach) and s == actor:
-            assert lost == Counter([action.tile]), f"{action}: P{s} lost {lost}"
-        else:
-            assert not lost, f"{action}: P{s} lost {lost}"
-    assert gained == drawn, f"{action}: hands gained {gained}, boneyard gave {drawn}"
-    if isinstance(action, Lead | Attach):
-        assert after.layout.tiles() == (*before.layout.tiles(), action.tile)
+        if s != actor:
+            assert old <= new, f"{action}: P{s} lost {old - new}"
+    old_all = sum((Counter(before.hand(s)) for s in range(before.players)), Counter())
+    new_all = sum((Counter(after.hand(s)) for s in range(before.players)), Counter())
+    assert old_all + drawn == new_all + spent, (
+        f"{action}: hands went from {old_all} to {new_all}, drawing {drawn}, spending {spent}"
+    )
+    if tile is not None:
+        assert after.layout.tiles() == (*before.layout.tiles(), tile)
     else:
         assert after.layout.tiles() == before.layout.tiles()
     if isinstance(action, Pass):
@@ -300,9 +333,12 @@ def test_tiles_are_conserved_and_hands_end(setup: Setup, policy: int) -> None:
     start = setup.new()
     expected = full_set(start)
     game = get_game(setup.game)
-    assert expected == Counter(tile_set(game.max_pip(start.options))), "the deal is not one set"
-    assert max(expected.values()) == 1
-    sizes = {len(start.hand(s)) for s in range(start.players)}
+    sets = copies(start)
+    whole = Counter(tile_multiset(game.max_pip(start.options), sets))
+    assert expected == whole, "the deal is not the game's sets"
+    assert max(expected.values()) == sets
+    dealt_hands, _ = start.deal
+    sizes = {len(h) for h in dealt_hands}
     assert sizes == {game.hand_size(start.players, start.options)}
     states = []
     for state in playout(start, random.Random(policy)):  # playout bounds the hand's length
@@ -340,7 +376,10 @@ def test_every_legal_action_applies_and_states_are_immutable(setup: Setup, polic
             continue
         before = snapshot(state)
         children = {}
-        for a in state.legal_actions():
+        legal = state.legal_actions()
+        if len(legal) > 12:  # a board game offers dozens of placements: check a sample
+            legal = tuple(random.Random(policy + len(state.moves)).sample(legal, 12))
+        for a in legal:
             child = state.apply(a)
             check_valid(child)
             check_conserved(child, expected)
@@ -392,8 +431,11 @@ def check_view_json(state: State, seat: int | None, data: dict[str, Any]) -> Non
 
 
 @settings(max_examples=25, deadline=None)
-@given(setups(), policy_seeds, st.integers(10, 25))
+@given(setups(tuple(g for g in GAMES if g != "double_double")), policy_seeds, st.integers(10, 25))
 def test_view_never_exposes_hidden_tiles(setup: Setup, policy: int, every: int) -> None:
+    # Tiles are named in views as values. With two sets of tiles (Double Double Dominoes) a
+    # tile on the board may have a hidden twin, so that game is checked by
+    # test_view_depends_only_on_public_information and its own redaction tests instead.
     states = play_to_end(setup, policy)
     final = states[-1]
     running = [s for s in states if not s.is_over]
@@ -441,8 +483,9 @@ def test_view_depends_only_on_public_information(
     base = setup.new()
     n = base.players
     seat = data.draw(st.integers(0, n - 1), label="seat")
-    hands = [list(base.hand(s)) for s in range(n)]
-    bone = list(base.boneyard)
+    dealt, boneyard = base.deal
+    hands = [list(h) for h in dealt]
+    bone = list(boneyard)
     # The pool of tiles hidden from ``seat``: the other hands, then the boneyard, by position.
     slots = [(s, i) for s in range(n) if s != seat for i in range(len(hands[s]))]
     slots += [(-1, i) for i in range(len(bone))]
@@ -514,7 +557,7 @@ def test_spectator_sees_no_hand(setup: Setup, policy: int) -> None:
         assert v.hand == ()
         assert v.to_json()["hand"] == []
         assert v.legal == ()
-        if not state.is_over:
+        if not state.is_over and setup.game != "double_double":  # see the view test above
             assert not json_tiles(v.to_json()) & hidden_from(state, None)
 
 
@@ -524,9 +567,8 @@ def test_spectator_sees_no_hand(setup: Setup, policy: int) -> None:
 def test_record_round_trip(setup: Setup, policy: int, explicit: bool, data: st.DataObject) -> None:
     start = setup.new()
     if explicit:
-        start = setup.new_from_deal(
-            [list(start.hand(s)) for s in range(start.players)], list(start.boneyard)
-        )
+        dealt, boneyard = start.deal
+        start = setup.new_from_deal([list(h) for h in dealt], list(boneyard))
     states = list(playout(start, random.Random(policy)))
     state = states[data.draw(st.integers(0, len(states) - 1), label="stop at")]
     rec = record_of(state)
@@ -575,7 +617,10 @@ def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, p
 
 # ------------------------------------------------------------------------------ 6
 CANONICAL_TILE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
-CANONICAL_ACTION = re.compile(r"^(\d{1,2}-\d{1,2}(@\d{1,2}-\d{1,2})?|draw|pass)$")
+CANONICAL_ACTION = re.compile(
+    r"^(\d{1,2}-\d{1,2}(@\d{1,2}-\d{1,2})?|draw|pass|stop|discard \d{1,2}-\d{1,2}"
+    r"|\d-\d@\d{1,2}[A-Z]\d{1,2}[A-Z])$"
+)
 
 
 @st.composite
@@ -639,6 +684,15 @@ def test_legal_actions_round_trip(setup: Setup, policy: int, data: st.DataObject
             spelled = f"{data.draw(spellings_of(a.tile))}@{data.draw(spellings_of(a.at))}"
         elif isinstance(a, Lead):
             spelled = data.draw(spellings_of(a.tile))
+        elif isinstance(a, Place):
+            c1 = f"{a.cell1[0] + 1}{chr(65 + a.cell1[1])}"
+            c2 = f"{a.cell2[0] + 1}{chr(97 + a.cell2[1])}"
+            spelled = data.draw(
+                st.sampled_from([f"{a.q}|{a.p} @ {c2}{c1}", f" {a.p}:{a.q}@{c1}{c2}"])
+            )
+        elif isinstance(a, Discard):
+            assert a.tile is not None
+            spelled = f"DISCARD {data.draw(spellings_of(a.tile))}"
         else:
             spelled = data.draw(st.sampled_from([str(a).upper(), f" {a} ", str(a).title()]))
         assert parse_action(spelled) == a, spelled

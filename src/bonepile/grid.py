@@ -56,20 +56,22 @@ class Board:
     Public attributes: ``name``, ``rows``, ``cols``, ``star`` (a cell index), ``diamonds`` (the
     diamond value of every cell, 0 for none), ``track`` (``track[k - 1]`` is the pip value of
     track position ``k``), ``victory_totals`` (by player count), ``max_pip``, ``colors``
-    (diamond value -> colour name). Geometry tables (``neighbors``, ``pairs``) serve the rules.
+    (diamond value -> colour name). Geometry tables (``neighbors``, ``neighbor_masks``,
+    ``pairs``, ``adjacent``) serve the rules.
     """
 
     __slots__ = (
         "_json",
+        "adjacent",
         "colors",
         "cols",
         "diamonds",
         "max_pip",
         "name",
+        "neighbor_masks",
         "neighbors",
         "pairs",
         "rows",
-        "squares_of_pair",
         "star",
         "track",
         "victory_totals",
@@ -85,8 +87,9 @@ class Board:
     max_pip: int
     colors: dict[int, str]
     neighbors: tuple[tuple[int, ...], ...]
+    neighbor_masks: tuple[int, ...]
     pairs: tuple[tuple[int, int], ...]
-    squares_of_pair: dict[tuple[int, int], tuple[tuple[int, ...], ...]]
+    adjacent: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     _json: dict[str, Any]
 
     @property
@@ -273,14 +276,20 @@ def _geometry(b: Board) -> None:
         for c in range(cols - 1):
             tl = r * cols + c
             squares.append((tl, tl + 1, tl + cols, tl + cols + 1))
-    by_pair: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
-    for a, x in b.pairs:
-        # For each 2x2 square touching the pair, the cells of it outside the pair: a placement
-        # on (a, x) fills the square exactly when all of those are already covered.
-        rest = [tuple(q for q in sq if q not in (a, x)) for sq in squares if a in sq or x in sq]
-        by_pair[(a, x)] = tuple(rest)
-        by_pair[(x, a)] = tuple(rest)
-    b.squares_of_pair = by_pair
+    # For each cell a and neighbour x: the 2x2 squares touching the pair, each as the bit mask
+    # of its cells outside the pair. A tile on (a, x) fills a square exactly when all of those
+    # are already covered.
+    adjacent = []
+    for a in range(rows * cols):
+        row = []
+        for x in nb[a]:
+            masks = tuple(
+                sum(1 << q for q in sq if q not in (a, x)) for sq in squares if a in sq or x in sq
+            )
+            row.append((x, masks))
+        adjacent.append(tuple(row))
+    b.adjacent = tuple(adjacent)
+    b.neighbor_masks = tuple(sum(1 << x for x in nb[a]) for a in range(rows * cols))
 
 
 @cache

@@ -253,9 +253,10 @@ def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[st
     if root.seed is not None:
         rec["seed"] = root.seed
     else:
+        hands, boneyard = root.deal
         rec["deal"] = {
-            "hands": [[str(t) for t in root.hand(s)] for s in range(root.players)],
-            "boneyard": [str(t) for t in root.boneyard],
+            "hands": [[str(t) for t in h] for h in hands],
+            "boneyard": [str(t) for t in boneyard],
         }
     board = getattr(root, "board", None)
     if board is not None:

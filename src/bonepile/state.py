@@ -210,6 +210,16 @@ class State:
         return len(self.bone) - self.bpos
 
     @property
+    def deal(self) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
+        """The hand's deal: every seat's dealt tiles and the boneyard in drawing order.
+
+        Usually the hands and boneyard of :attr:`initial`; a game whose first decision comes
+        after an automatic draw (Double Double Dominoes) gives them as dealt.
+        """
+        root = self.initial
+        return tuple(root.hand(s) for s in range(root.players)), root.boneyard
+
+    @property
     def initial(self) -> State:
         """The state this hand started from (after the deal)."""
         return self._root if self._root is not None else self

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.games import get_game
+from bonepile.games.double_double import sets_in_play
 from bonepile.perft import divide, perft
 from bonepile.record import read_record
-from bonepile.tiles import parse_tile, tile_set
+from bonepile.tiles import parse_tile, tile_multiset
 
 HERE = Path(__file__).resolve().parent / "perft"
 DEPTHS = (1, 2, 3, 4)
@@ -46,6 +47,7 @@ class Case:
     boneyard_front: list[str] = field(default_factory=list)  # then the rest, shuffled
     keep_out: list[str] = field(default_factory=list)  # tiles no hand may be dealt
     shuffle_seed: int = 0
+    board: str | None = None  # a board game's shipped board
     moves: list[str] = field(default_factory=list)  # moves spelled out
     advance: int = 0  # then this many more, by a fixed policy (see advance_policy)
 
@@ -53,7 +55,8 @@ class Case:
         game = get_game(self.game)
         opts = game.make_options(self.options)
         rng = random.Random(self.shuffle_seed)
-        full = [str(t) for t in tile_set(game.max_pip(opts))]
+        copies = sets_in_play(opts, self.players) if game.board_game else 1
+        full = [str(t) for t in tile_multiset(game.max_pip(opts), copies)]
         size = game.hand_size(self.players, opts)
         if self.hands is None:
             rng.shuffle(full)
@@ -66,8 +69,10 @@ class Case:
         hands = [[str(parse_tile(t)) for t in h] for h in self.hands]
         front = [str(parse_tile(t)) for t in self.boneyard_front]
         keep_out = {str(parse_tile(t)) for t in self.keep_out}
-        used = {t for h in hands for t in h} | set(front)
-        rest = [t for t in full if t not in used and t not in keep_out]
+        rest = list(full)
+        for t in [*(t for h in hands for t in h), *front]:
+            rest.remove(t)
+        rest = [t for t in rest if t not in keep_out]
         rng.shuffle(rest)
         for h in hands:
             while len(h) < size:
@@ -314,6 +319,37 @@ CASES = [
 ]
 
 
+CASES += [
+    Case(
+        "ddd_2p_tiny_opening",
+        "Double Double Dominoes 2p on the 3x3 tiny board: the first tile covers the star",
+        "double_double",
+        2,
+        board="tiny",
+        shuffle_seed=61,
+    ),
+    Case(
+        "ddd_2p_small_chain",
+        "Double Double Dominoes 2p on the 7x7 small board: seat 0 holds doubles to chain",
+        "double_double",
+        2,
+        hands=[["0-0", "3-3", "3-0"], ["6-5", "5-5", "5-4"]],
+        board="small",
+        shuffle_seed=62,
+        moves=["0-0@3D4D"],
+    ),
+    Case(
+        "ddd_3p_small_mid",
+        "Double Double Dominoes 3p on the small board, after 7 moves",
+        "double_double",
+        3,
+        board="small",
+        shuffle_seed=63,
+        advance=7,
+    ),
+]
+
+
 def build(case: Case) -> dict[str, Any]:
     hands, boneyard = case.deal()
     record: dict[str, Any] = {
@@ -324,6 +360,8 @@ def build(case: Case) -> dict[str, Any]:
         "deal": {"hands": hands, "boneyard": boneyard},
         "moves": list(case.moves),
     }
+    if case.board is not None:
+        record["board"] = case.board
     state = read_record(record)
     for ply in range(case.advance):
         if state.is_over:

@@ -215,6 +215,7 @@ class DoubleDoubleGame(Game):
         s.frontier = 0
         s.placed = None
         s.count = 0
+        s.covered = 0
         s.positions = (0,) * n
         s.pit = ()
         s.chain = None
@@ -289,6 +290,7 @@ def position(
     s.frontier = 0
     s.placed = None
     s.count = 0
+    s.covered = 0
     s.positions = tuple(positions) if positions is not None else (0,) * players
     s.pit = tuple(pit_in)
     s.chain = None
@@ -336,6 +338,7 @@ class DoubleDoubleState(State):
         "cells",
         "chain",
         "count",
+        "covered",
         "ending",
         "frontier",
         "owner",
@@ -351,6 +354,7 @@ class DoubleDoubleState(State):
     frontier: int
     placed: BoardPlaced
     count: int
+    covered: int
     positions: tuple[int, ...]
     pit: tuple[int, ...]
     chain: tuple[int, int] | None
@@ -377,6 +381,7 @@ class DoubleDoubleState(State):
         new.frontier = self.frontier
         new.placed = self.placed
         new.count = self.count
+        new.covered = self.covered
         new.positions = self.positions
         new.pit = self.pit
         new.chain = self.chain
@@ -394,6 +399,20 @@ class DoubleDoubleState(State):
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         return tuple(TILES[k % SET] for k in self.bone[self.bpos :])
+
+    @property
+    def deal(self) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
+        """The deal before the first player's automatic draw."""
+        root = self.initial
+        assert isinstance(root, DoubleDoubleState)
+        drawn = root.bone[: root.bpos]
+        hands = list(root.hands)
+        for k in drawn:
+            hands[root.first_player] &= ~(1 << k)
+        tiles = tuple(
+            tuple(sorted((TILES[k % SET] for k in bits(h)), key=_index)) for h in hands
+        )
+        return tiles, tuple(TILES[k % SET] for k in root.bone)
 
     @property
     def pit_tiles(self) -> tuple[Tile, ...]:
@@ -449,21 +468,30 @@ class DoubleDoubleState(State):
             has[tile.hi].append(tile)
             if tile.lo != tile.hi:
                 has[tile.lo].append(tile)
+        cache = _PLACES
+        base = cols << 20
         for a, x, va, vb in self._spots(chain):
+            pair = (base | a << 10 | x) << 6
             if va >= 0 and vb >= 0:
-                if any(t.has(va) and t.other(va) == vb for t in has[va]):
-                    out.append(Place(va, vb, divmod(a, cols), divmod(x, cols)))
+                if any(t.other(va) == vb for t in has[va]):
+                    out.append(_place_of(cache, pair, va, vb, a, x, cols))
             elif va >= 0:
                 for t in has[va]:
-                    out.append(Place(va, t.other(va), divmod(a, cols), divmod(x, cols)))
+                    out.append(_place_of(cache, pair, va, t.other(va), a, x, cols))
             else:
                 for t in has[vb]:
-                    out.append(Place(t.other(vb), vb, divmod(a, cols), divmod(x, cols)))
+                    out.append(_place_of(cache, pair, t.other(vb), vb, a, x, cols))
         return out
 
-    def _spots(self, chain: tuple[int, int] | None) -> list[tuple[int, int, int, int]]:
+    def _spots(
+        self, chain: tuple[int, int] | None, first_only: bool = False
+    ) -> list[tuple[int, int, int, int]]:
         """The cell pairs a tile may go on, whatever its pips: ``(a, x, va, vb)``, ``a < x``,
-        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free)."""
+        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free).
+
+        Bit masks do the work: ``covered`` has a bit per covered cell, and the board holds each
+        cell's neighbour mask and, per neighbouring pair, the masks of the 2x2 squares around it.
+        """
         b = self.board
         cells = self.cells
         owner = self.owner
@@ -472,43 +500,76 @@ class DoubleDoubleState(State):
         bridges = opts.allow_bridge
         no_2x2 = opts.forbid_2x2
         tail_only = opts.chain_contact == "tail_on_last_double"
-        neighbors = b.neighbors
-        squares = b.squares_of_pair
-        frontier = self.frontier
-        out = []
-        for a in bits(frontier):
-            ca = [n for n in neighbors[a] if cells[n] >= 0]
-            if len(ca) > maxc:
-                continue
-            va = cells[ca[0]]
-            if any(cells[n] != va for n in ca):
-                continue
-            for x in neighbors[a]:
-                if cells[x] >= 0:
+        nmask = b.neighbor_masks
+        adjacent = b.adjacent
+        covered = self.covered
+        chain_mask = 0 if chain is None else (1 << chain[0]) | (1 << chain[1])
+        out: list[tuple[int, int, int, int]] = []
+        rest = self.frontier
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            a = low.bit_length() - 1
+            ma = covered & nmask[a]
+            if ma & (ma - 1):  # two or more contacts
+                if maxc == 1:
                     continue
-                in_frontier = frontier >> x & 1
-                if in_frontier and x < a:
-                    continue  # this pair is found from x's side
-                cx = [n for n in neighbors[x] if cells[n] >= 0] if in_frontier else []
+                ca = bits(ma)
+                if len(ca) > maxc:
+                    continue
+                va = cells[ca[0]]
+                if any(cells[n] != va for n in ca):
+                    continue
+            else:
+                va = cells[ma.bit_length() - 1]
+            for x, squares in adjacent[a]:
+                if covered >> x & 1:
+                    continue
+                mx = covered & nmask[x]
                 vb = -1
-                if cx:
-                    if len(cx) > maxc or not bridges:
+                if mx:
+                    if x < a:
+                        continue  # this pair is found from x's side
+                    if not bridges:
                         continue
-                    vb = cells[cx[0]]
-                    if any(cells[n] != vb for n in cx):
+                    if mx & (mx - 1) == 0:
+                        n = mx.bit_length() - 1
+                        vb = cells[n]
+                        if ma & (ma - 1) == 0:
+                            if owner[n] == owner[ma.bit_length() - 1]:
+                                continue
+                        elif owner[n] in {owner[c] for c in bits(ma)}:
+                            continue
+                    else:
+                        cx = bits(mx)
+                        if len(cx) > maxc:
+                            continue
+                        vb = cells[cx[0]]
+                        if any(cells[n] != vb for n in cx):
+                            continue
+                        if {owner[c] for c in bits(ma)} & {owner[c] for c in cx}:
+                            continue
+                if no_2x2:
+                    filled = False
+                    for m in squares:
+                        if covered & m == m:
+                            filled = True
+                            break
+                    if filled:
                         continue
-                    if {owner[n] for n in ca} & {owner[n] for n in cx}:
-                        continue
-                if no_2x2 and any(all(cells[q] >= 0 for q in rest) for rest in squares[(a, x)]):
-                    continue
-                if chain is not None:
-                    on_last = [n in chain for n in ca + cx]
-                    if not (all(on_last) if tail_only else any(on_last)):
+                if chain_mask:
+                    touch = ma | mx
+                    if tail_only:
+                        if touch & ~chain_mask:
+                            continue
+                    elif not touch & chain_mask:
                         continue
                 if x < a:
                     out.append((x, a, vb, va))
                 else:
                     out.append((a, x, va, vb))
+                if first_only:
+                    return out
         return out
 
     # ----------------------------------------------------------------- transition
@@ -583,6 +644,7 @@ class DoubleDoubleState(State):
         self.frontier = frontier & ~((1 << a) | (1 << x))
         self.placed = (self.placed, (tile.index, a, x, p, q, seat))
         self.count += 1
+        self.covered |= (1 << a) | (1 << x)
 
     def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
         """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
@@ -668,9 +730,9 @@ class DoubleDoubleState(State):
         """No spot is left for any tile (``geometric``), or for the tiles still in play."""
         if self.count == 0:
             return False
-        spots = self._spots(None)
         if self.options.board_full_check == "geometric":
-            return not spots
+            return not self._spots(None, first_only=True)
+        spots = self._spots(None)
         avail: set[int] = set()
         for h in self.hands:
             avail.update(k % SET for k in bits(h))
@@ -730,6 +792,20 @@ class DoubleDoubleState(State):
             self.chain,
             self.ending,
         )
+
+
+_PLACES: dict[int, Place] = {}
+"""Interned placements by a packed (columns, cell1, cell2, p, q) key (the hot path)."""
+
+
+def _place_of(
+    cache: dict[int, Place], pair: int, p: int, q: int, a: int, x: int, cols: int
+) -> Place:
+    key = pair | p << 3 | q
+    act = cache.get(key)
+    if act is None:
+        act = cache[key] = Place(p, q, divmod(a, cols), divmod(x, cols))
+    return act
 
 
 def _index(t: Tile) -> int:
