@@ -387,6 +387,42 @@ def _hands_of(name: str, title: str, players: int) -> Callable[[int], Workload]:
     return setup
 
 
+def bonepile_ddd_placements(seed: int) -> Workload:
+    """Legal placement generation on crowded Double Double Dominoes boards (35+ tiles down).
+
+    A "game" here is one generation of the legal actions of a stored position, and its
+    "actions" are the placements generated: ``games_per_s`` is generations per second and
+    ``actions_per_s`` placements per second (also reported under those names).
+    """
+    from bonepile.games import get_game
+
+    game = get_game("double_double")
+    rng = random.Random(seed)
+    choice = picker(rng)
+    crowded = []
+    k = 0
+    while len(crowded) < 200:
+        s = game.new(2, seed=seed * 1000 + k)
+        k += 1
+        while not s.is_over:
+            if s.count >= 35 and s.chain is None and s.legal_actions():
+                crowded.append(s)
+            s = s.apply(choice(s.legal_actions()))
+    i = [0]
+
+    def generate() -> tuple[int, int]:
+        s = crowded[i[0] % len(crowded)]
+        i[0] += 1
+        return len(s._compute_legal()), 0  # the generator itself, not the per-state cache
+
+    mean = sum(len(s.legal_actions()) for s in crowded) / len(crowded)
+    return Workload(
+        {"main": generate},
+        split=False,
+        facts={"positions": len(crowded), "mean_placements": round(mean, 2)},
+    )
+
+
 WORKLOADS: dict[str, Callable[[int], Workload]] = {
     "openspiel_block_2p": openspiel_block_2p,
     "dominoes_block_4p": dominoes_block_4p,
@@ -397,6 +433,9 @@ WORKLOADS: dict[str, Callable[[int], Workload]] = {
     "bonepile_sd_6p": _hands_of("super_dominoes", "Super Dominoes", 6),
     "bonepile_doubles_2p": _hands_of("doubles", "Doubles", 2),
     "bonepile_doubles_4p": _hands_of("doubles", "Doubles", 4),
+    "bonepile_ddd_2p": _hands_of("double_double", "Double Double Dominoes", 2),
+    "bonepile_ddd_4p": _hands_of("double_double", "Double Double Dominoes", 4),
+    "bonepile_ddd_placements": bonepile_ddd_placements,
 }
 
 
@@ -493,6 +532,9 @@ def run(names: list[str], seconds: float, seed: int, rounds: int) -> tuple[dict[
             po = tallies[name, "playout"].report(split=w.split)
             out["games_per_s_playout"] = po["games_per_s"]
             out["actions_per_s_playout"] = po["actions_per_s"]
+        if name == "bonepile_ddd_placements":
+            out["generations_per_s"] = out["games_per_s"]
+            out["placements_per_s"] = out["actions_per_s"]
         if w.hands_alias:
             out["hands_per_s"] = out["games_per_s"]
             if "playout" in w.parts:

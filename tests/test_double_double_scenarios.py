@@ -518,7 +518,10 @@ def test_5_3_12_bonus_timing_positions_before_tile() -> None:
     assert BOARD.diamonds[BOARD.cell("1A")] == 5
     assert BOARD.track_pips(27) == 3 and BOARD.track_pips(32) == 5
     s2, events = step(timing_position(), "3-4@1A1B")
-    assert s2.positions == (35, 30)  # P0: 5 + 3; P1: +3
+    # P0: 5 + 3; P1: +3. P0 lands on 35, which shows 4 (a pip of the tile), but landing never
+    # triggers anything more for the same tile.
+    assert BOARD.track_pips(35) == 4
+    assert s2.positions == (35, 30)
     assert sorted(scored(events)) == [
         (0, 3, "bonus", 35),
         (0, 5, "diamond", 32),
@@ -841,6 +844,27 @@ def test_option_simultaneous_victory_mover_wins_when_mover_not_reaching() -> Non
     # RULES 6: mover_wins with the mover not among those reaching the total = the default.
     s = act(victory_position(["1-4", "5-0", "6-6"], simultaneous_victory="mover_wins"), "1-4@8C8D")
     assert s.result is not None and s.result.winners == (2,)
+
+
+def test_5_3_17_victory_in_the_middle_of_a_chain() -> None:
+    # RULES 4.7 "at once, in the middle of a turn or chain": P1 on 93 (pips 6) plays [0|0]
+    # (+4 -> 97, pips 6) then chains [2|0] (+3 -> 100): the game ends before any refill.
+    assert BOARD.track_pips(93) == 6 and BOARD.track_pips(97) == 6
+    s = position(
+        2,
+        [["5-5", "6-6", "4-4"], ["0-0", "2-0", "6-5"]],
+        placed=LAYOUT_13,
+        positions=[0, 93],
+        actor=1,
+    )
+    s = act(s, "0-0@5D6D")
+    assert not s.is_over and s.positions == (0, 97)
+    s, events = step(s, "2-0@4C4D")
+    assert s.positions == (0, 100)
+    assert s.result is not None
+    assert (s.result.reason, s.result.winners) == ("victory_total", (1,))
+    assert s.hand_size(1) == 1
+    assert not any(isinstance(e, Drew) for e in events)
 
 
 # --------------------------------------------------------------------------- 5.3.18
