@@ -305,6 +305,10 @@ def _echo_hands(data: dict[str, Any], label: str) -> None:
         click.echo(f"No winner:       {data['no_winner']}")
     click.echo("Hands ended:     " + "  ".join(f"{k} {v}" for k, v in data["endings"].items()))
     click.echo(f"Moves per hand:  {data['moves_per_hand']}")
+    if "final_score_by_seat" in data:  # a board game scores on its track
+        scores = data["final_score_by_seat"]
+        click.echo("Final score:     " + "  ".join(f"P{s} {v}" for s, v in enumerate(scores)))
+        return
     click.echo(
         f"Points per hand: {data['points_per_hand']} (by seat: "
         + ", ".join(str(p) for p in data["points_per_hand_by_seat"])

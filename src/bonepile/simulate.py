@@ -42,6 +42,8 @@ class HandOutcome:
     winners: tuple[int, ...]
     points: tuple[int, ...]
     moves: int
+    board_scores: tuple[int, ...] = ()
+    """A board game's final track positions (its ``points`` are all zero)."""
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Summary:
     reasons: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     points: list[int] = field(default_factory=list)
+    board_scores: list[int] = field(default_factory=list)
 
     def add(self, o: HandOutcome) -> None:
         """Count one hand."""
@@ -71,6 +74,11 @@ class Summary:
         self.moves += o.moves
         for s, p in enumerate(o.points):
             self.points[s] += p
+        if o.board_scores:
+            if not self.board_scores:
+                self.board_scores = [0] * self.players
+            for s, p in enumerate(o.board_scores):
+                self.board_scores[s] += p
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
@@ -85,6 +93,11 @@ class Summary:
             "moves_per_hand": round(self.moves / g, 2),
             "points_per_hand": round(sum(self.points) / g, 2),
             "points_per_hand_by_seat": [round(p / g, 2) for p in (self.points or [])],
+            **(
+                {"final_score_by_seat": [round(p / g, 2) for p in self.board_scores]}
+                if self.board_scores
+                else {}
+            ),
         }
 
 
@@ -144,7 +157,10 @@ class MatchSummary:
 def _outcome(index: int, seed: int, final: State) -> HandOutcome:
     result = final.result
     assert result is not None
-    return HandOutcome(index, seed, result.reason, result.winners, result.points, len(final.moves))
+    scores = final.scores if final.game.board_game else ()
+    return HandOutcome(
+        index, seed, result.reason, result.winners, result.points, len(final.moves), scores
+    )
 
 
 def _headers(seed: int, index: int, players: int, what: str) -> dict[str, str]:

@@ -409,9 +409,7 @@ class DoubleDoubleState(State):
         hands = list(root.hands)
         for k in drawn:
             hands[root.first_player] &= ~(1 << k)
-        tiles = tuple(
-            tuple(sorted((TILES[k % SET] for k in bits(h)), key=_index)) for h in hands
-        )
+        tiles = tuple(tuple(sorted((TILES[k % SET] for k in bits(h)), key=_index)) for h in hands)
         return tiles, tuple(TILES[k % SET] for k in root.bone)
 
     @property
