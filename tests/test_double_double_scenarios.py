@@ -1049,6 +1049,19 @@ def test_option_max_contacts_per_end(limit: int, allowed: bool) -> None:
     assert "5-6@7I8I" not in legal(s)  # 7I touches 6I (2), 7H (6) and 7J (4)
 
 
+@pytest.mark.parametrize(("limit", "allowed"), [(1, False), (2, True)])
+def test_option_max_contacts_per_end_head_touching_two_squares(limit: int, allowed: bool) -> None:
+    # [6|5] with 8I=6 (tail, touching 8H's 6) and 9I=5 (head, touching 9H and 9J, both 5, on two
+    # other dominoes). The 2x2 rule is off: 8H, 8I, 9H, 9I would be a full square.
+    s = position(
+        2,
+        [["6-5", "1-1", "0-0"], ["4-4", "3-3", "2-2"]],
+        placed=[STAR, ("5-1@9H10H", 1), "5-1@9J10J"],
+        options={"max_contacts_per_end": limit, "forbid_2x2": False},
+    )
+    assert ("6-5@8I9I" in legal(s)) is allowed
+
+
 def test_option_max_contacts_per_end_contacts_must_all_match() -> None:
     # Scenario 7's layout (8H=6, 8J=1): with 2 contacts allowed, 8I still cannot take a 6 or a 1.
     s = position(
