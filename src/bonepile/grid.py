@@ -57,7 +57,8 @@ class Board:
     diamond value of every cell, 0 for none), ``track`` (``track[k - 1]`` is the pip value of
     track position ``k``), ``victory_totals`` (by player count), ``max_pip``, ``colors``
     (diamond value -> colour name). Geometry tables (``neighbors``, ``neighbor_masks``,
-    ``pairs``, ``adjacent``) serve the rules.
+    ``near``, ``pairs``, ``pair_keys``, ``adjacent``) serve the rules, which may also keep
+    derived tables of their own in ``memo``.
     """
 
     __slots__ = (
@@ -67,9 +68,12 @@ class Board:
         "cols",
         "diamonds",
         "max_pip",
+        "memo",
         "name",
+        "near",
         "neighbor_masks",
         "neighbors",
+        "pair_keys",
         "pairs",
         "rows",
         "star",
@@ -88,6 +92,9 @@ class Board:
     colors: dict[int, str]
     neighbors: tuple[tuple[int, ...], ...]
     neighbor_masks: tuple[int, ...]
+    near: tuple[int, ...]
+    pair_keys: tuple[tuple[tuple[int, int, int], ...], ...]
+    memo: dict[int, Any]
     pairs: tuple[tuple[int, int], ...]
     adjacent: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     _json: dict[str, Any]
@@ -290,6 +297,24 @@ def _geometry(b: Board) -> None:
         adjacent.append(tuple(row))
     b.adjacent = tuple(adjacent)
     b.neighbor_masks = tuple(sum(1 << x for x in nb[a]) for a in range(rows * cols))
+    # per cell, its pairs as (pair key a * size + x with a < x, a, x)
+    size = rows * cols
+    b.pair_keys = tuple(
+        tuple((min(a, x) * size + max(a, x), min(a, x), max(a, x)) for x in nb[a])
+        for a in range(size)
+    )
+    b.memo = {}
+    # every cell within one step in any direction (diagonals included), the cell itself too:
+    # a pair's legality depends only on the cells near its two ends
+    b.near = tuple(
+        sum(
+            1 << (rr * cols + cc)
+            for rr in range(r - 1, r + 2)
+            for cc in range(c - 1, c + 2)
+            if 0 <= rr < rows and 0 <= cc < cols
+        )
+        for r, c in (divmod(i, cols) for i in range(rows * cols))
+    )
 
 
 @cache

@@ -216,6 +216,7 @@ class DoubleDoubleGame(Game):
         s.placed = None
         s.count = 0
         s.covered = 0
+        s.spots = None
         s.positions = (0,) * n
         s.pit = ()
         s.chain = None
@@ -291,6 +292,7 @@ def position(
     s.placed = None
     s.count = 0
     s.covered = 0
+    s.spots = None
     s.positions = tuple(positions) if positions is not None else (0,) * players
     s.pit = tuple(pit_in)
     s.chain = None
@@ -345,6 +347,7 @@ class DoubleDoubleState(State):
         "pit",
         "placed",
         "positions",
+        "spots",
         "victory",
     )
 
@@ -356,6 +359,7 @@ class DoubleDoubleState(State):
     count: int
     covered: int
     positions: tuple[int, ...]
+    spots: dict[int, tuple[int, int, int]] | None
     pit: tuple[int, ...]
     chain: tuple[int, int] | None
     ending: bool
@@ -383,6 +387,7 @@ class DoubleDoubleState(State):
         new.count = self.count
         new.covered = self.covered
         new.positions = self.positions
+        new.spots = self.spots
         new.pit = self.pit
         new.chain = self.chain
         new.ending = self.ending
@@ -460,115 +465,157 @@ class DoubleDoubleState(State):
                         if act not in out:
                             out.append(act)
             return out
-        has: list[list[Tile]] = [[] for _ in range(7)]
+        others: list[list[int]] = [[] for _ in range(7)]
+        pairs = set()
         for ti in values:
             tile = TILES[ti]
-            has[tile.hi].append(tile)
+            others[tile.hi].append(tile.lo)
             if tile.lo != tile.hi:
-                has[tile.lo].append(tile)
-        cache = _PLACES
-        base = cols << 20
+                others[tile.lo].append(tile.hi)
+            pairs.add((tile.hi, tile.lo))
+            pairs.add((tile.lo, tile.hi))
+        memo = b.memo
+        size = b.size
         for a, x, va, vb in self._spots(chain):
-            pair = (base | a << 10 | x) << 6
+            key = a * size + x
             if va >= 0 and vb >= 0:
-                if any(t.other(va) == vb for t in has[va]):
-                    out.append(_place_of(cache, pair, va, vb, a, x, cols))
+                if (va, vb) in pairs:
+                    out.append(_places(memo, key, 0, va, cols, size)[vb])
             elif va >= 0:
-                for t in has[va]:
-                    out.append(_place_of(cache, pair, va, t.other(va), a, x, cols))
+                row = _places(memo, key, 0, va, cols, size)
+                for o in others[va]:
+                    out.append(row[o])
             else:
-                for t in has[vb]:
-                    out.append(_place_of(cache, pair, t.other(vb), vb, a, x, cols))
+                row = _places(memo, key, 1, vb, cols, size)
+                for o in others[vb]:
+                    out.append(row[o])
         return out
 
     def _spots(
         self, chain: tuple[int, int] | None, first_only: bool = False
     ) -> list[tuple[int, int, int, int]]:
         """The cell pairs a tile may go on, whatever its pips: ``(a, x, va, vb)``, ``a < x``,
-        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free).
-
-        Bit masks do the work: ``covered`` has a bit per covered cell, and the board holds each
-        cell's neighbour mask and, per neighbouring pair, the masks of the 2x2 squares around it.
-        """
-        b = self.board
-        cells = self.cells
-        owner = self.owner
-        opts = self.options
-        maxc = opts.max_contacts_per_end
-        bridges = opts.allow_bridge
-        no_2x2 = opts.forbid_2x2
-        tail_only = opts.chain_contact == "tail_on_last_double"
-        nmask = b.neighbor_masks
-        adjacent = b.adjacent
-        covered = self.covered
-        chain_mask = 0 if chain is None else (1 << chain[0]) | (1 << chain[1])
+        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free); next to
+        the double on ``chain`` only, if given. In reading order of ``(a, x)``."""
+        table = self._spot_table()
+        size = self.board.size
         out: list[tuple[int, int, int, int]] = []
-        rest = self.frontier
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            a = low.bit_length() - 1
-            ma = covered & nmask[a]
-            if ma & (ma - 1):  # two or more contacts
-                if maxc == 1:
+        if chain is None:
+            for key in sorted(table):
+                va, vb, _ = table[key]
+                out.append((key // size, key % size, va, vb))
+                if first_only:
+                    break
+            return out
+        on_last = (1 << chain[0]) | (1 << chain[1])
+        tail_only = self.options.chain_contact == "tail_on_last_double"
+        for key in sorted(table):
+            va, vb, touch = table[key]
+            if tail_only:
+                if touch & ~on_last:
                     continue
-                ca = bits(ma)
-                if len(ca) > maxc:
-                    continue
-                va = cells[ca[0]]
-                if any(cells[n] != va for n in ca):
-                    continue
-            else:
-                va = cells[ma.bit_length() - 1]
-            for x, squares in adjacent[a]:
-                if covered >> x & 1:
-                    continue
-                mx = covered & nmask[x]
-                vb = -1
-                if mx:
-                    if x < a:
-                        continue  # this pair is found from x's side
-                    if not bridges:
+            elif not touch & on_last:
+                continue
+            out.append((key // size, key % size, va, vb))
+        return out
+
+    def _spot_table(self) -> dict[int, tuple[int, int, int]]:
+        """Every spot on the board: pair key ``a * size + x`` (``a < x``) -> ``(va, vb, the
+        covered cells the pair touches)``. Kept up to date placement by placement."""
+        table = self.spots
+        if table is None:
+            table = {}
+            b = self.board
+            size = b.size
+            covered = self.covered
+            rest = self.frontier
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                a = low.bit_length() - 1
+                for x in b.neighbors[a]:
+                    if covered >> x & 1:
                         continue
-                    if mx & (mx - 1) == 0:
-                        n = mx.bit_length() - 1
-                        vb = cells[n]
-                        if ma & (ma - 1) == 0:
-                            if owner[n] == owner[ma.bit_length() - 1]:
-                                continue
-                        elif owner[n] in {owner[c] for c in bits(ma)}:
-                            continue
-                    else:
-                        cx = bits(mx)
-                        if len(cx) > maxc:
-                            continue
-                        vb = cells[cx[0]]
-                        if any(cells[n] != vb for n in cx):
-                            continue
-                        if {owner[c] for c in bits(ma)} & {owner[c] for c in cx}:
-                            continue
-                if no_2x2:
-                    filled = False
+                    key = a * size + x if a < x else x * size + a
+                    if key not in table:
+                        spot = self._spot(a, x) if a < x else self._spot(x, a)
+                        if spot is not None:
+                            table[key] = spot
+            self.spots = table
+        return table
+
+    def _spot(self, a: int, x: int) -> tuple[int, int, int] | None:
+        """Whether empty cells ``a < x`` can take a tile: ``(va, vb, touched)`` or ``None``."""
+        b = self.board
+        covered = self.covered
+        nmask = b.neighbor_masks
+        ma = covered & nmask[a]
+        mx = covered & nmask[x]
+        if not (ma or mx):
+            return None
+        va = self._end_value(ma)
+        vb = self._end_value(mx)
+        if va == -2 or vb == -2:
+            return None
+        if ma and mx:
+            if not self.options.allow_bridge:
+                return None
+            owner = self.owner
+            if ma & (ma - 1) == 0 and mx & (mx - 1) == 0:
+                if owner[ma.bit_length() - 1] == owner[mx.bit_length() - 1]:
+                    return None
+            elif {owner[c] for c in bits(ma)} & {owner[c] for c in bits(mx)}:
+                return None
+        if self.options.forbid_2x2:
+            for y, squares in b.adjacent[a]:
+                if y == x:
                     for m in squares:
                         if covered & m == m:
-                            filled = True
-                            break
-                    if filled:
-                        continue
-                if chain_mask:
-                    touch = ma | mx
-                    if tail_only:
-                        if touch & ~chain_mask:
-                            continue
-                    elif not touch & chain_mask:
-                        continue
-                if x < a:
-                    out.append((x, a, vb, va))
-                else:
-                    out.append((a, x, va, vb))
-                if first_only:
-                    return out
-        return out
+                            return None
+                    break
+        return (va, vb, ma | mx)
+
+    def _end_value(self, contacts: int) -> int:
+        """The pips an end touching ``contacts`` must show: ``-1`` free, ``-2`` impossible."""
+        if not contacts:
+            return -1
+        cells = self.cells
+        if contacts & (contacts - 1) == 0:
+            return cells[contacts.bit_length() - 1]
+        found = bits(contacts)
+        if len(found) > self.options.max_contacts_per_end:
+            return -2
+        v = cells[found[0]]
+        for c in found:
+            if cells[c] != v:
+                return -2
+        return v
+
+    def _update_spots(self, a: int, x: int) -> None:
+        """After covering ``a`` and ``x``: redo the spots of the pairs near them."""
+        old = self.spots
+        if old is None:
+            return
+        b = self.board
+        pair_keys = b.pair_keys
+        table = dict(old)
+        covered = self.covered
+        region = b.near[a] | b.near[x]
+        redo = set()
+        while region:
+            low = region & -region
+            region ^= low
+            for key, c, d in pair_keys[low.bit_length() - 1]:
+                if key in redo:
+                    continue
+                redo.add(key)
+                table.pop(key, None)
+                if covered >> c & 1 or covered >> d & 1:
+                    continue
+                spot = self._spot(c, d)
+                if spot is not None:
+                    table[key] = spot
+        self.spots = table
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
@@ -643,6 +690,7 @@ class DoubleDoubleState(State):
         self.placed = (self.placed, (tile.index, a, x, p, q, seat))
         self.count += 1
         self.covered |= (1 << a) | (1 << x)
+        self._update_spots(a, x)
 
     def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
         """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
@@ -729,7 +777,7 @@ class DoubleDoubleState(State):
         if self.count == 0:
             return False
         if self.options.board_full_check == "geometric":
-            return not self._spots(None, first_only=True)
+            return not self._spot_table()
         spots = self._spots(None)
         avail: set[int] = set()
         for h in self.hands:
@@ -792,18 +840,22 @@ class DoubleDoubleState(State):
         )
 
 
-_PLACES: dict[int, Place] = {}
-"""Interned placements by a packed (columns, cell1, cell2, p, q) key (the hot path)."""
-
-
-def _place_of(
-    cache: dict[int, Place], pair: int, p: int, q: int, a: int, x: int, cols: int
-) -> Place:
-    key = pair | p << 3 | q
-    act = cache.get(key)
-    if act is None:
-        act = cache[key] = Place(p, q, divmod(a, cols), divmod(x, cols))
-    return act
+def _places(
+    memo: dict[int, Any], key: int, side: int, v: int, cols: int, size: int
+) -> tuple[Place, ...]:
+    """The placements on pair ``key`` with ``v`` on its first cell (``side`` 0) or its second
+    (``side`` 1), indexed by the pips on the other cell (interned, memoized per board)."""
+    k = (key * 2 + side) * 8 + v
+    row: tuple[Place, ...] | None = memo.get(k)
+    if row is None:
+        a, x = divmod(key, size)
+        ca, cx = divmod(a, cols), divmod(x, cols)
+        if side == 0:
+            row = tuple(Place(v, o, ca, cx) for o in range(7))
+        else:
+            row = tuple(Place(o, v, ca, cx) for o in range(7))
+        memo[k] = row
+    return row
 
 
 def _index(t: Tile) -> int:
