@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,31 +13,9 @@ import pytest
 from bonepile.match import new_match
 from bonepile.match_record import load_any, match_record_of, read_match
 from bonepile.perft import perft
+from cli_helpers import bad, ok, run
 
-BONEPILE = Path(sys.executable).parent / "bonepile"
 TIMING = re.compile(r"\s*\([\d.]+ s, \d+ (hands|matches)/s\)")
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BONEPILE), *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
-
-
-def ok(p: subprocess.CompletedProcess[str]) -> str:
-    assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
-    assert "Traceback" not in p.stdout + p.stderr
-    return p.stdout
-
-
-def bad(p: subprocess.CompletedProcess[str], *fragments: str) -> str:
-    assert p.returncode == 2, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
-    assert p.stdout == "" and "Traceback" not in p.stderr
-    lines = p.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bonepile: error: "), p.stderr
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
-    return lines[0]
 
 
 def played_match(tmp_path: Path, game: str = "block", players: int = 2, seed: int = 3) -> Path:

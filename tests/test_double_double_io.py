@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,30 +19,9 @@ from bonepile.grid import load_board, standard_board
 from bonepile.record import read_record, record_of
 from bonepile.state import State
 from bonepile.view import view
+from cli_helpers import bad, ok, run
 
-BONEPILE = Path(sys.executable).parent / "bonepile"
 GAME = get_game("double_double")
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BONEPILE), *args], capture_output=True, text=True, timeout=120, check=False
-    )
-
-
-def ok(p: subprocess.CompletedProcess[str]) -> str:
-    assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
-    assert "Traceback" not in p.stdout + p.stderr
-    return p.stdout
-
-
-def bad(p: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert p.returncode == 2, f"exit {p.returncode}\n{p.stdout}\n{p.stderr}"
-    assert p.stdout == "" and "Traceback" not in p.stderr
-    lines = p.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bonepile: error: "), p.stderr
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
 
 
 def played(players: int = 2, seed: int = 1, board: Any = None) -> list[State]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.errors import BonepileError, InvalidActionError, shown
+from bonepile.layout import unroll
 from bonepile.tiles import TILES, Tile
 
 MAX_SIDE = 26
@@ -386,16 +387,10 @@ class BoardLayout:
     def placements(self) -> tuple[BoardPlacement, ...]:
         """Every tile on the board, in play order."""
         if self._placements is None:
-            recs = []
-            cell = self._placed
-            while cell is not None:
-                cell, rec = cell
-                recs.append(rec)
-            recs.reverse()
             name = self.board.cell_name
             self._placements = tuple(
                 BoardPlacement(TILES[t], name(a), name(b), p, q, seat)
-                for t, a, b, p, q, seat in recs
+                for t, a, b, p, q, seat in unroll(self._placed)
             )
         return self._placements
 

@@ -20,6 +20,16 @@ Placed = tuple[Any, tuple[int, int, int, int]] | None
 """A persistent list of placements: ``(previous, (tile, parent or -1, matched or -1, seat))``."""
 
 
+def unroll(cells: Any) -> list[Any]:
+    """The items of a persistent list of ``(previous, item)`` cells, oldest first."""
+    out = []
+    while cells is not None:
+        cells, item = cells
+        out.append(item)
+    out.reverse()
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A tile on the table: attached to ``at`` by its ``matched`` half (``None`` for the root)."""
@@ -74,15 +84,9 @@ class Layout:
     def placements(self) -> tuple[Placement, ...]:
         """Every tile on the table, in play order, the root first."""
         if self._placements is None:
-            recs = []
-            cell = self._placed
-            while cell is not None:
-                cell, rec = cell
-                recs.append(rec)
-            recs.reverse()
             self._placements = tuple(
                 Placement(TILES[t], None if u < 0 else TILES[u], None if m < 0 else m, seat)
-                for t, u, m, seat in recs
+                for t, u, m, seat in unroll(self._placed)
             )
         return self._placements
 

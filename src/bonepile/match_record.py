@@ -27,6 +27,7 @@ from bonepile.match import Match, match_of
 from bonepile.options import non_default_options
 from bonepile.record import (
     FORMAT,
+    headers_ok,
     parse_json,
     read_record,
     read_text,
@@ -91,12 +92,8 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _fail("seed", f"must be an integer, got {shown(seed)}")
-    if "headers" in data:
-        h = data["headers"]
-        if not isinstance(h, Mapping) or any(
-            not isinstance(k, str) or not isinstance(v, str) for k, v in h.items()
-        ):
-            raise _fail("headers", "must be an object of strings")
+    if "headers" in data and not headers_ok(data["headers"]):
+        raise _fail("headers", "must be an object of strings")
     hands_in = data.get("hands")
     if not isinstance(hands_in, list) or not hands_in:
         raise _fail("hands", "must be a non-empty list of hand records")

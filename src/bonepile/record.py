@@ -103,12 +103,8 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         ):
             raise _fail("scores_before", f"must be a list of {players} integers")
         scores_before = list(sb)
-    if "headers" in data:
-        h = data["headers"]
-        if not isinstance(h, Mapping) or any(
-            not isinstance(k, str) or not isinstance(v, str) for k, v in h.items()
-        ):
-            raise _fail("headers", "must be an object of strings")
+    if "headers" in data and not headers_ok(data["headers"]):
+        raise _fail("headers", "must be an object of strings")
     leader = data.get("leader")
     if leader is not None and (
         isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players
@@ -117,29 +113,19 @@ def start_of(data: Any) -> tuple[State, list[str]]:
     has_deal, has_seed = "deal" in data, "seed" in data
     if has_deal == has_seed:
         raise _fail("", "give exactly one of deal and seed")
+    seed = data.get("seed")
+    if has_seed and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise _fail("seed", f"must be an integer, got {shown(seed)}")
     try:
-        if has_seed:
-            seed = data["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise _fail("seed", f"must be an integer, got {shown(seed)}")
-            state = game.new(
-                players,
-                options=opts,
-                seed=seed,
-                scores_before=scores_before,
-                leader=leader,
-                board=board,
-            )
-        else:
-            deal = _parse_deal(data["deal"], players)
-            state = game.new(
-                players,
-                options=opts,
-                deal=deal,
-                scores_before=scores_before,
-                leader=leader,
-                board=board,
-            )
+        state = game.new(
+            players,
+            options=opts,
+            seed=seed,
+            deal=None if has_seed else _parse_deal(data["deal"], players),
+            scores_before=scores_before,
+            leader=leader,
+            board=board,
+        )
     except RecordError:
         raise
     except BonepileError as e:
@@ -151,6 +137,13 @@ def start_of(data: Any) -> tuple[State, list[str]]:
         if not isinstance(m, str):
             raise _fail(f"moves[{i}]", f"must be a string, got {shown(m)}")
     return state, moves
+
+
+def headers_ok(headers: Any) -> bool:
+    """True when ``headers`` is an object of strings (the ``headers`` of a record)."""
+    return isinstance(headers, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    )
 
 
 def _check_board(game: Game, board: Any) -> Any:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bonepile.actions import Action
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event
+from bonepile.layout import unroll
 from bonepile.result import Result
 from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
 
@@ -104,6 +105,21 @@ class State:
     def _clone(self) -> State:
         """A shallow copy of the game fields (not ``_legal``, ``_moves``, ``_root``)."""
         raise NotImplementedError
+
+    def _copy_base(self, new: State) -> None:
+        """Copy the fields every game has onto ``new``, a fresh instance (for ``_clone``)."""
+        new.game = self.game
+        new.options = self.options
+        new.players = self.players
+        new.hands = self.hands
+        new.bone = self.bone
+        new.bpos = self.bpos
+        new.actor = self.actor
+        new.result = self.result
+        new.first_player = self.first_player
+        new.leader = self.leader
+        new.scores_before = self.scores_before
+        new.seed = self.seed
 
     # ----------------------------------------------------------------- the transition
     def legal_actions(self) -> tuple[Action, ...]:
@@ -227,13 +243,7 @@ class State:
     @property
     def moves(self) -> tuple[Action, ...]:
         """Every action taken since the deal, in order."""
-        out: list[Action] = []
-        cell = self._moves
-        while cell is not None:
-            cell, action = cell
-            out.append(action)
-        out.reverse()
-        return tuple(out)
+        return tuple(unroll(self._moves))
 
     def replay(self) -> list[tuple[int, Action, tuple[Event, ...]]]:
         """The hand so far as ``(seat, action, events)`` triples, replayed from the deal."""

@@ -145,11 +145,18 @@ class Game:
         """True when the first player is drawn by lot (so only a seed can reproduce it)."""
         return False
 
+    def deck_size(self, players: int, opts: Any) -> int:
+        """How many tiles are shuffled for a deal (one set unless a game uses several)."""
+        return set_size(self.max_pip(opts))
+
     def _seeded_deal(
         self, players: int, opts: Any, rng: random.Random
     ) -> tuple[list[int], list[int]]:
-        """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1)."""
-        order = shuffled(set_size(self.max_pip(opts)), rng)
+        """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1).
+
+        Tiles are numbered ``0 .. deck_size - 1`` (a game with several sets numbers copies).
+        """
+        order = shuffled(self.deck_size(players, opts), rng)
         k = players * self.hand_size(players, opts)
         bit = _BIT
         hands = []

@@ -29,7 +29,7 @@ from bonepile.events import (
     PlacedOnBoard,
     Scored,
 )
-from bonepile.games.base import Game, shuffled
+from bonepile.games.base import Game
 from bonepile.grid import (
     Board,
     BoardLayout,
@@ -155,18 +155,9 @@ class DoubleDoubleGame(Game):
     def _chance_first_player(self, opts: DoubleDoubleOptions) -> bool:
         return opts.first_player_tiebreak == "random"
 
-    def _seeded_deal(
-        self, players: int, opts: Any, rng: random.Random
-    ) -> tuple[list[int], list[int]]:
-        order = shuffled(SET * sets_in_play(opts, players), rng)
-        k = players * HAND
-        hands = []
-        for seat in range(players):
-            m = 0
-            for t in order[seat:k:players]:
-                m |= 1 << t
-            hands.append(m)
-        return hands, order[k:]
+    def deck_size(self, players: int, opts: DoubleDoubleOptions) -> int:
+        """Every copy of every tile: instance ``k`` is the tile with index ``k % 28``."""
+        return SET * sets_in_play(opts, players)
 
     def _check_deal(
         self,
@@ -203,25 +194,10 @@ class DoubleDoubleGame(Game):
         board: Any = None,
     ) -> State:
         b = standard_board() if board is None else load_board(board)
-        n = len(hands)
-        if n not in b.victory_totals:
-            raise OptionError(f"the {b.name} board has no victory total for {n} players")
         first = leader if leader is not None else _first_player(hands, opts, rng)
         s = DoubleDoubleState.__new__(DoubleDoubleState)
         s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
-        s.board = b
-        s.cells = (-1,) * b.size
-        s.owner = (-1,) * b.size
-        s.frontier = 0
-        s.placed = None
-        s.count = 0
-        s.covered = 0
-        s.spots = None
-        s.positions = (0,) * n
-        s.pit = ()
-        s.chain = None
-        s.ending = False
-        s.victory = b.victory_total(n)
+        s._init_board(b, (0,) * len(hands), ())
         s._begin_turn(first, None)
         return s
 
@@ -285,19 +261,7 @@ def position(
     else:
         bone = [take(parse_tile(t)) for t in boneyard]
     s._init_base(DOUBLE_DOUBLE, opts, masks, bone, actor, None, None)
-    s.board = b
-    s.cells = (-1,) * b.size
-    s.owner = (-1,) * b.size
-    s.frontier = 0
-    s.placed = None
-    s.count = 0
-    s.covered = 0
-    s.spots = None
-    s.positions = tuple(positions) if positions is not None else (0,) * players
-    s.pit = tuple(pit_in)
-    s.chain = None
-    s.ending = False
-    s.victory = b.victory_total(players)
+    s._init_board(b, tuple(positions) if positions is not None else (0,) * players, pit_in)
     for a, seat in moves:
         x1 = b.cell(format_cell(*a.cell1))
         x2 = b.cell(format_cell(*a.cell2))
@@ -365,20 +329,27 @@ class DoubleDoubleState(State):
     ending: bool
     victory: int
 
+    def _init_board(self, b: Board, positions: Sequence[int], pit: Sequence[int]) -> None:
+        """An empty ``b`` with pieces at ``positions`` and ``pit`` (tile instances)."""
+        if self.players not in b.victory_totals:
+            raise OptionError(f"the {b.name} board has no victory total for {self.players} players")
+        self.board = b
+        self.cells = (-1,) * b.size
+        self.owner = (-1,) * b.size
+        self.frontier = 0
+        self.placed = None
+        self.count = 0
+        self.covered = 0
+        self.spots = None
+        self.positions = tuple(positions)
+        self.pit = tuple(pit)
+        self.chain = None
+        self.ending = False
+        self.victory = b.victory_total(self.players)
+
     def _clone(self) -> DoubleDoubleState:
         new = DoubleDoubleState.__new__(DoubleDoubleState)
-        new.game = self.game
-        new.options = self.options
-        new.players = self.players
-        new.hands = self.hands
-        new.bone = self.bone
-        new.bpos = self.bpos
-        new.actor = self.actor
-        new.result = self.result
-        new.first_player = self.first_player
-        new.leader = self.leader
-        new.scores_before = self.scores_before
-        new.seed = self.seed
+        self._copy_base(new)
         new.board = self.board
         new.cells = self.cells
         new.owner = self.owner

@@ -184,18 +184,7 @@ class DoublesState(State):
 
     def _clone(self) -> DoublesState:
         new = DoublesState.__new__(DoublesState)
-        new.game = self.game
-        new.options = self.options
-        new.players = self.players
-        new.hands = self.hands
-        new.bone = self.bone
-        new.bpos = self.bpos
-        new.actor = self.actor
-        new.result = self.result
-        new.first_player = self.first_player
-        new.leader = self.leader
-        new.scores_before = self.scores_before
-        new.seed = self.seed
+        self._copy_base(new)
         new.lead_tile = self.lead_tile
         new.ends = self.ends
         new.unlocked = self.unlocked

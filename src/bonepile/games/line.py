@@ -221,18 +221,7 @@ class LineState(State):
 
     def _clone(self) -> LineState:
         new = LineState.__new__(LineState)
-        new.game = self.game
-        new.options = self.options
-        new.players = self.players
-        new.hands = self.hands
-        new.bone = self.bone
-        new.bpos = self.bpos
-        new.actor = self.actor
-        new.result = self.result
-        new.first_player = self.first_player
-        new.leader = self.leader
-        new.scores_before = self.scores_before
-        new.seed = self.seed
+        self._copy_base(new)
         new.drawing = self.drawing
         new.node = self.node
         new.drawn = self.drawn

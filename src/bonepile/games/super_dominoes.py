@@ -258,18 +258,7 @@ class SuperState(State):
 
     def _clone(self) -> SuperState:
         new = SuperState.__new__(SuperState)
-        new.game = self.game
-        new.options = self.options
-        new.players = self.players
-        new.hands = self.hands
-        new.bone = self.bone
-        new.bpos = self.bpos
-        new.actor = self.actor
-        new.result = self.result
-        new.first_player = self.first_player
-        new.leader = self.leader
-        new.scores_before = self.scores_before
-        new.seed = self.seed
+        self._copy_base(new)
         new.phase = self.phase
         new.asked = self.asked
         new.opening_double = self.opening_double
