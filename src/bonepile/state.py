@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bonepile.actions import Action
+from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event
 from bonepile.layout import unroll
@@ -176,6 +176,25 @@ class State:
             s._do(action, None)
         s._legal = ()
         return s
+
+    def placeable_tiles(self) -> frozenset[Tile]:
+        """The tiles the actor could place right now if it held them: the placement rules
+        alone, whatever its hand. Empty when the hand is over.
+
+        What a pass, a forced draw or a discard reveals: the player held none of these (the
+        position is public, so this is the same in every world consistent with a view).
+        """
+        actor = self.actor
+        if actor is None:
+            return frozenset()
+        s = self._clone()
+        s._moves = self._moves
+        s._root = self._root
+        s._legal = None
+        hands = list(s.hands)
+        hands[actor] = (1 << self.game.deck_size(self.players, self.options)) - 1
+        s.hands = tuple(hands)
+        return frozenset(a.tile for a in s._compute_legal() if isinstance(a, Lead | Attach | Place))
 
     def _illegal(self, action: Action) -> IllegalActionError:
         if self.result is not None:

@@ -33,7 +33,12 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """Everything ``seat`` may know about a position (``seat`` is ``None`` for a spectator)."""
+    """Everything ``seat`` may know about a position (``seat`` is ``None`` for a spectator).
+
+    ``leader`` is the seat a match's next-hand rule named for this hand (``None`` for the
+    first hand of a match and for a single hand); ``public`` holds game-specific public facts
+    (the first player, the direction, a spell, track positions, ...).
+    """
 
     game: str
     options: Any
@@ -46,6 +51,7 @@ class View:
     actor: int | None
     legal: tuple[Action, ...]
     scores_before: tuple[int, ...]
+    leader: int | None
     result: Result | None
     public: Mapping[str, Any]
     history: tuple[Turn, ...]
@@ -70,6 +76,7 @@ class View:
             "actor": self.actor,
             "legal": [str(a) for a in self.legal],
             "scores_before": list(self.scores_before),
+            "leader": self.leader,
             "result": None if self.result is None else self.result.to_json(),
             "public": dict(self.public),
             "history": [
@@ -115,6 +122,7 @@ def view(state: State, seat: int | None, *, history: bool = True) -> View:
         actor=state.actor,
         legal=state.legal_actions() if seat is not None and seat == state.actor else (),
         scores_before=state.scores_before,
+        leader=state.leader,
         result=state.result,
         public=state.public_info(),
         history=turns,

@@ -9,7 +9,7 @@ from typing import Any
 from bonepile.errors import OptionError
 from bonepile.options import OptionSpec, build_options, option_specs
 from bonepile.state import State
-from bonepile.tiles import Tile, check_deal, mask_of, set_size
+from bonepile.tiles import Tile, check_deal, mask_of, set_size, tile_multiset
 
 _BIT = tuple(1 << i for i in range(256))
 
@@ -103,14 +103,32 @@ class Game:
         scores_before: Sequence[int] | None = None,
         leader: int | None = None,
         board: Any = None,
+        first_player: int | None = None,
     ) -> State:
         """A new hand: from a ``seed``, an explicit ``deal`` (hands, boneyard) or an ``rng``.
 
         ``scores_before`` are the match totals before this hand; ``leader`` is the seat the
         match's next-hand rule names (:meth:`next_leader`) for a later hand of a match;
         ``board`` (a board game only) is a :class:`~bonepile.grid.Board`, a shipped board's name
-        or a board file.
+        or a board file. ``first_player`` is the outcome of the lot when the options draw the
+        first player by lot (:meth:`first_player_by_lot`), for an explicit deal.
         """
+        if first_player is not None:
+            if deal is None or leader is not None:
+                raise OptionError("first_player goes with an explicit deal and no leader")
+            opts = self.make_options(options)
+            if not self.first_player_by_lot(opts):
+                raise OptionError(f"the first player of this {self.name} hand is not drawn by lot")
+            state = self.new(
+                players,
+                options=opts,
+                deal=deal,
+                scores_before=scores_before,
+                leader=first_player,
+                board=board,
+            )
+            state.leader = None  # the lot, not a match's next-hand rule, chose it
+            return state
         if board is not None:
             if not self.board_game:
                 raise OptionError(f"{self.name} is not played on a board")
@@ -130,7 +148,7 @@ class Game:
         if deal is not None:
             hands, bone = self._check_deal(players, opts, deal)
             return self._start(opts, hands, bone, None, None, scores_before, leader, board)
-        if rng is not None and self._chance_first_player(opts):
+        if rng is not None and self.first_player_by_lot(opts):
             # A record can only reproduce a first player chosen by lot through a seed.
             seed = rng.getrandbits(63)
             rng = None
@@ -141,13 +159,19 @@ class Game:
         hands, bone = self._seeded_deal(players, opts, rng)
         return self._start(opts, hands, bone, rng, seed, scores_before, leader, board)
 
-    def _chance_first_player(self, opts: Any) -> bool:
+    def first_player_by_lot(self, opts: Any) -> bool:
         """True when the first player is drawn by lot (so only a seed can reproduce it)."""
         return False
 
     def deck_size(self, players: int, opts: Any) -> int:
         """How many tiles are shuffled for a deal (one set unless a game uses several)."""
         return set_size(self.max_pip(opts))
+
+    def deck(self, players: int, opts: Any) -> tuple[Tile, ...]:
+        """Every tile of the game's set(s), in index order (a tile as often as it is in play)."""
+        return tile_multiset(
+            self.max_pip(opts), self.deck_size(players, opts) // set_size(self.max_pip(opts))
+        )
 
     def _seeded_deal(
         self, players: int, opts: Any, rng: random.Random

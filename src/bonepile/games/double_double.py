@@ -152,7 +152,7 @@ class DoubleDoubleGame(Game):
         if players * HAND > sets * SET:
             raise OptionError(f"{players} hands of {HAND} need more than {sets} set(s)")
 
-    def _chance_first_player(self, opts: DoubleDoubleOptions) -> bool:
+    def first_player_by_lot(self, opts: DoubleDoubleOptions) -> bool:
         return opts.first_player_tiebreak == "random"
 
     def deck_size(self, players: int, opts: DoubleDoubleOptions) -> int:

@@ -164,7 +164,7 @@ class SuperDominoesGame(Game):
     def player_range(self, opts: SuperDominoesOptions) -> tuple[int, int]:
         return (2, 8)
 
-    def _chance_first_player(self, opts: SuperDominoesOptions) -> bool:
+    def first_player_by_lot(self, opts: SuperDominoesOptions) -> bool:
         return opts.first_player_rule in ("random", "draw_high_tile")
 
     def _start(
