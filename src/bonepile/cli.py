@@ -422,6 +422,121 @@ def _write(save: Callable[[], None], path: str) -> None:
     click.echo(f"Record written to {path}")
 
 
+# ---------------------------------------------------------------------------------- arena
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--agents",
+    "-a",
+    "agent_list",
+    metavar="A,B[,C...]",
+    help="Agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], external:COMMAND.",
+)
+@click.option(
+    "--agent",
+    "agent_each",
+    multiple=True,
+    metavar="AGENT",
+    help="One agent (repeatable; for an external command holding a comma).",
+)
+@click.option("--games", "-k", type=int, default=50, show_default=True, help="Deals to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--players", "-n", type=int, help="Players (default: the game's usual count).")
+@click.option(
+    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
+)
+@click.option("--board", metavar="NAME|FILE", help="Board games: the board.")
+@click.option("--match", "matches", is_flag=True, help="Play matches instead of single hands.")
+@click.option("--workers", "-w", type=int, help="Worker processes (default: every core).")
+@click.option("--ray", "ray_address", metavar="ADDRESS", help="Run on a Ray cluster (or local).")
+@click.option("--report", type=click.Path(file_okay=False), help="Write a report here.")
+@click.option("--records", type=click.Path(file_okay=False), help="Keep every game here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def arena(
+    game: str,
+    agent_list: str | None,
+    agent_each: tuple[str, ...],
+    games: int,
+    seed: int,
+    players: int | None,
+    options: tuple[str, ...],
+    board: str | None,
+    matches: bool,
+    workers: int | None,
+    ray_address: str | None,
+    report: str | None,
+    records: str | None,
+    as_json: bool,
+) -> None:
+    """Pit agents against each other on duplicate deals: every deal is played once per
+    seating, so the luck of the deal cancels out. Prints win shares with 95% intervals, points
+    per game, OpenSkill ratings and time per move."""
+    import os
+
+    from rich.progress import Progress
+
+    from bonepile.arena import check_setup, run_arena, seatings
+    from bonepile.arena.report import table, write_report
+
+    g, values = _game_and_options(game, options)
+    agents = [a.strip() for a in (agent_list or "").split(",") if a.strip()] + list(agent_each)
+    chosen = _board_of(g, board)
+    _, n, _ = check_setup(g.name, agents, players, values)
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    for folder in (report, records):
+        if folder is not None:
+            try:
+                Path(folder).mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"cannot create {folder}: {e.strerror or e}")
+    total = games * len(seatings(len(agents), n))
+    started = time.perf_counter()
+    with Progress(
+        transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
+    ) as bar:
+        task = bar.add_task(f"{g.name}: {' vs '.join(agents)}", total=total)
+        try:
+            result = run_arena(
+                g.name,
+                agents,
+                games,
+                seed=seed,
+                players=n,
+                options=values,
+                matches=matches,
+                workers=workers if workers is not None else (os.cpu_count() or 1),
+                ray_address=ray_address,
+                records=records,
+                board=None if chosen is None else chosen.to_json(),
+                progress=lambda k: bar.advance(task, k),
+            )
+        except OSError as e:
+            fail(f"cannot write a record: {e.strerror or e}")
+    elapsed = time.perf_counter() - started
+    data = result.to_json()
+    if report is not None:
+        data["report"] = str(write_report(result, report))
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    unit = "matches" if matches else "hands"
+    click.echo(
+        f"{g.title}, {n} players: {result.deals} deals x {len(data['seatings'])} seatings = "
+        f"{len(result.outcomes)} {unit}, seed {seed} ({elapsed:.1f} s)"
+    )
+    for line in table(result):
+        click.echo(line)
+    for f in data["forfeits"]:
+        click.echo(f"forfeit: game {f['game']}, {f['agent']} (P{f['seat']}): {f['reason']}")
+    if report is not None:
+        click.echo(f"Report written to {data['report']}")
+    if records:
+        click.echo(f"Records written to {records}/")
+
+
 # ---------------------------------------------------------------------------------- entry
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; bad input gives one line on stderr and exit status 2."""

@@ -19,6 +19,9 @@ class Agent(Protocol):
 
     ``needs_history`` tells the runner whether the agent reads ``view.history``; an agent that
     does not (like :class:`RandomAgent`) is given views with an empty history, which is faster.
+    An agent may also define ``start(view)`` and ``finish(view)``: the runners call them when
+    each hand begins and ends (the final view shows every hand), so an agent can keep memory
+    across the hands of a match.
     """
 
     needs_history: bool
@@ -47,8 +50,13 @@ def play_hand(
 ) -> State:
     """Play ``state`` to the end of the hand with one agent per seat; return the final state.
 
-    ``on_step(seat, action, events, new_state)`` is called after every action.
+    ``on_step(seat, action, events, new_state)`` is called after every action. Agents with
+    ``start``/``finish`` methods are told when the hand begins and ends.
     """
+    for seat, agent in enumerate(agents):
+        begin = getattr(agent, "start", None)
+        if begin is not None:
+            begin(view(state, seat))
     while state.actor is not None:
         seat = state.actor
         agent = agents[seat]
@@ -59,6 +67,10 @@ def play_hand(
         else:
             state, events = state.step(action)
             on_step(seat, action, events, state)
+    for seat, agent in enumerate(agents):
+        end = getattr(agent, "finish", None)
+        if end is not None:
+            end(view(state, seat))
     return state
 
 

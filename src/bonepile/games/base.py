@@ -37,6 +37,8 @@ class Game:
     Options: type = object
     board_game: bool = False
     """True for a game played on a board (it takes a ``board``)."""
+    default_players: int = 2
+    """The player count the arena and the strength tables use unless told otherwise."""
     _checked: dict[tuple[int, int], Any]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -154,6 +154,7 @@ class SuperDominoesGame(Game):
         "double-15 block game with a six-armed starter; 15 draw, 14 again, 13 spell, 3 reverse"
     )
     Options = SuperDominoesOptions
+    default_players = 4
 
     def max_pip(self, opts: SuperDominoesOptions) -> int:
         return 15

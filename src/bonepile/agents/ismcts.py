@@ -1,0 +1,210 @@
+"""Information-set Monte Carlo tree search that never looks at hidden tiles.
+
+The agent sees only its seat's :class:`~bonepile.view.View`. For each decision it samples full
+positions consistent with that view (:class:`~bonepile.agents.sampler.Sampler`: the unknown
+tiles dealt so that the whole public history replays, the suits players showed they lack
+included), then runs single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every
+iteration takes one sampled world, walks one shared tree of action sequences, choosing among
+the actions legal in that world by UCB with availability counts, expands one node, finishes the
+hand with random play and backs the result up, each node counting the reward of the seat that
+moved into it. Other seats' hidden discards share a tree edge, so the tree does not branch on
+what the searcher cannot see.
+
+Budgets are iterations (reproducible: the same view and seed give the same move) or seconds per
+move. Levels are iteration budgets, each measurably stronger than the one below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import time
+from typing import Any
+
+from bonepile.actions import Action
+from bonepile.agents.sampler import Sampler, SamplingError
+from bonepile.state import State
+from bonepile.view import View
+
+LEVELS: dict[str, int] = {"easy": 60, "medium": 250, "hard": 1000, "expert": 4000}
+"""Iterations per move for each named level."""
+
+DEFAULT_LEVEL = "medium"
+
+POOL: dict[str, int] = {"double_double": 12, "super_dominoes": 24}
+"""Sampled worlds per decision, by game (others: 32); iterations cycle through them."""
+
+
+class _Node:
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+ROLLOUT_DEPTH: dict[str, int] = {"double_double": 0}
+"""Games whose rollouts stop after this many random actions and are scored by
+:func:`evaluate` (a long game with a score that tells who is ahead); others play to the end."""
+
+
+def evaluate(state: State) -> list[float]:
+    """A finished hand's :func:`rewards`; for a running board game, who is ahead on the track
+    (a logistic of each seat's lead over the best of the others, 4 points a unit)."""
+    if state.result is not None:
+        return rewards(state)
+    scores = state.scores
+    out = []
+    for s, mine in enumerate(scores):
+        best_other = max(v for o, v in enumerate(scores) if o != s)
+        out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / 4.0)))
+    return out
+
+
+def rewards(final: State) -> list[float]:
+    """What a finished hand is worth to each seat: 1 to each winner, 0 to the others; a hand
+    with no winner is worth the same to everyone."""
+    result = final.result
+    assert result is not None
+    n = final.players
+    if not result.winners:
+        return [0.5] * n
+    return [1.0 if s in result.winners else 0.0 for s in range(n)]
+
+
+class ISMCTSAgent:
+    """Information-set MCTS. ``iterations`` per move (or ``seconds`` per move, if given).
+
+    ``level`` names an iteration budget (:data:`LEVELS`); ``exploration`` is the UCB constant.
+    """
+
+    needs_history = True
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        level: str | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        pool: int | None = None,
+    ) -> None:
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        self.seed = seed
+        self.iterations = iterations or LEVELS[level or DEFAULT_LEVEL]
+        self.seconds = seconds
+        self.exploration = exploration
+        self.pool = pool
+        self.last_iterations = 0
+        """Iterations run for the last decision (a report for benchmarks and the arena)."""
+        self.name = f"ismcts:{level}" if level else f"ismcts:{self.iterations}"
+
+    def _rng(self, view: View) -> random.Random:
+        digest = hashlib.sha256(
+            json.dumps(view.to_json(), sort_keys=True).encode() + str(self.seed).encode()
+        ).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def act(self, view: View) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        rng = self._rng(view)
+        try:
+            worlds = self._worlds(view, rng)
+        except SamplingError:
+            self.last_iterations = 0
+            return legal[int(rng.random() * len(legal))]
+        root = self.search(worlds, view.seat, rng)
+        best = max(
+            legal,
+            key=lambda a: (root.children[a].visits if a in root.children else -1, -legal.index(a)),
+        )
+        return best
+
+    def _worlds(self, view: View, rng: random.Random) -> list[State]:
+        size = self.pool or POOL.get(view.game, 32)
+        size = min(size, self.iterations)
+        sampler = Sampler(view)
+        return [sampler.sample(rng) for _ in range(size)]
+
+    def search(self, worlds: list[State], me: int | None, rng: random.Random) -> _Node:
+        """Run the search over the sampled ``worlds``; return the root of the tree."""
+        root = _Node()
+        depth = ROLLOUT_DEPTH.get(worlds[0].game.name)
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations if deadline is None else 10**9
+        done = 0
+        while done < budget:
+            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            state = worlds[done % len(worlds)]
+            done += 1
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while state.actor is not None:
+                actor = state.actor
+                legal = state.legal_actions()
+                children = node.children
+                untried = []
+                for a in legal:
+                    key = a if actor == me else a.redacted()
+                    child = children.get(key)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried:
+                    a = untried[int(rng.random() * len(untried))]
+                    key = a if actor == me else a.redacted()
+                    child = _Node()
+                    child.avail = 1
+                    children[key] = child
+                    state = state.apply(a)
+                    path.append((child, actor))
+                    break
+                best_value = -1.0
+                best_action = legal[0]
+                best_child = node
+                for a in legal:
+                    child = children[a if actor == me else a.redacted()]
+                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value, best_action, best_child = value, a, child
+                state = state.apply(best_action)
+                path.append((best_child, actor))
+                node = best_child
+            if depth is not None:
+                for _ in range(depth):
+                    if state.actor is None:
+                        break
+                    legal = state.legal_actions()
+                    state = state.apply(legal[int(rng.random() * len(legal))])
+                r = evaluate(state)
+            else:
+                final = state.playout(rng) if state.actor is not None else state
+                r = rewards(final)
+            root.visits += 1
+            for child, actor in path:
+                child.visits += 1
+                child.reward += r[actor]
+        self.last_iterations = done
+        return root
+
+    def __repr__(self) -> str:
+        return f"ISMCTSAgent({self.name}, seed={self.seed})"
+
+
+def describe() -> dict[str, Any]:
+    """The levels and their budgets (for ``bonepile`` help texts and the README)."""
+    return {"levels": dict(LEVELS), "default": DEFAULT_LEVEL}

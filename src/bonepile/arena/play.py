@@ -1,0 +1,220 @@
+"""One arena game: a deal, a seating of the agents, the hand (or match) played out.
+
+A :class:`Job` says which deal (a seed) and which agent sits in each seat; :func:`play_job`
+plays it and returns a :class:`GameOutcome` in plain data, so that jobs can run in other
+processes or on a cluster. Everything random is derived from the arena seed and the job, so a
+job gives the same game wherever and whenever it runs (with iteration budgets; time budgets
+depend on the machine).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bonepile.agents.base import play_hand
+from bonepile.agents.external import AgentForfeit
+from bonepile.agents.registry import make_agent
+from bonepile.games import get_game
+from bonepile.match import derive_seed, new_match
+from bonepile.state import State
+
+
+@dataclass(frozen=True)
+class Job:
+    """Game ``index``: deal ``deal`` (its number), played with ``seating[s]`` (an agent's
+    number) in seat ``s``; ``rotation`` numbers the seatings of one deal."""
+
+    index: int
+    deal: int
+    rotation: int
+    seating: tuple[int, ...]
+
+
+@dataclass
+class GameOutcome:
+    """What one arena game came to, by seat and by agent (agent numbers as in the arena)."""
+
+    index: int
+    deal: int
+    rotation: int
+    seating: tuple[int, ...]
+    winners: tuple[int, ...]  # seats
+    points: tuple[int, ...]  # per seat: the hand's points, or a match's final totals
+    reason: str
+    moves: int
+    hands: int
+    think: dict[int, tuple[float, int]] = field(default_factory=dict)  # agent -> (s, decisions)
+    forfeit: tuple[int, str] | None = None  # (seat, why)
+
+    def share(self, agent: int) -> float:
+        """The agent's share of the win: its winning seats over all winners (with no winner,
+        its seats over all seats)."""
+        seats = [s for s, a in enumerate(self.seating) if a == agent]
+        if not self.winners:
+            return len(seats) / len(self.seating)
+        return sum(1 for s in self.winners if s in seats) / len(self.winners)
+
+    def mean_points(self, agent: int) -> float:
+        """The agent's points per seat in this game."""
+        pts = [self.points[s] for s, a in enumerate(self.seating) if a == agent]
+        return sum(pts) / len(pts)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything every job of one arena run shares (plain data: it travels to workers)."""
+
+    game: str
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    options: Mapping[str, Any]
+    matches: bool = False
+    records: str | None = None
+    board: Mapping[str, Any] | None = None
+
+
+class _Timed:
+    """Wraps an agent to count its decisions and the time it takes over them."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.needs_history = getattr(agent, "needs_history", True)
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def act(self, v: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.agent.act(v)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.decisions += 1
+
+    def start(self, v: Any) -> None:
+        begin = getattr(self.agent, "start", None)
+        if begin is not None:
+            begin(v)
+
+    def finish(self, v: Any) -> None:
+        end = getattr(self.agent, "finish", None)
+        if end is not None:
+            end(v)
+
+
+def play_job(setup: Setup, job: Job) -> GameOutcome:
+    """Play one arena game (a hand, or with ``setup.matches`` a whole match)."""
+    game = get_game(setup.game)
+    n = setup.players
+    deal_seed = derive_seed(setup.seed, job.deal)
+    timed = [
+        _Timed(make_agent(setup.agents[a], seed=derive_seed(deal_seed ^ 0xA6E47, 64 * s + a)))
+        for s, a in enumerate(job.seating)
+    ]
+    forfeit: tuple[int, str] | None = None
+    state: State | None = None
+    hands = 1
+    try:
+        if setup.matches:
+            match = new_match(game, n, options=setup.options, seed=deal_seed, board=setup.board)
+            while True:
+                if match.needs_deal:
+                    match = match.next_hand()
+                state = match.current
+                match = match.with_current(play_hand(state, timed))
+                state = match.current
+                if match.is_over:
+                    break
+            hands = len(match.hands)
+            winners, points = match.winners, match.totals
+            reason = "match"
+            moves = sum(len(h.moves) for h in match.hands)
+            _save(setup, job, match=match)
+        else:
+            state = game.new(n, options=setup.options, seed=deal_seed, board=setup.board)
+            state = play_hand(state, timed)
+            assert state.result is not None
+            winners, points = state.result.winners, state.result.points
+            if game.board_game:
+                points = state.scores
+            reason = state.result.reason
+            moves = len(state.moves)
+            _save(setup, job, state=state)
+    except AgentForfeit as e:
+        seat = e.seat if e.seat is not None else 0
+        forfeit = (seat, e.reason)
+        loser_agent = job.seating[seat]
+        winners = tuple(s for s in range(n) if job.seating[s] != loser_agent)
+        points = (0,) * n
+        reason = "forfeit"
+        moves = 0 if state is None else len(state.moves)
+    finally:
+        for t in timed:
+            close = getattr(t.agent, "close", None)
+            if close is not None:
+                close()
+    think: dict[int, tuple[float, int]] = {}
+    for s, t in enumerate(timed):
+        a = job.seating[s]
+        secs, count = think.get(a, (0.0, 0))
+        think[a] = (secs + t.seconds, count + t.decisions)
+    return GameOutcome(
+        job.index,
+        job.deal,
+        job.rotation,
+        job.seating,
+        tuple(winners),
+        tuple(points),
+        reason,
+        moves,
+        hands,
+        think,
+        forfeit,
+    )
+
+
+def _save(setup: Setup, job: Job, state: State | None = None, match: Any = None) -> None:
+    if setup.records is None:
+        return
+    names = ", ".join(f"P{s}: {setup.agents[a]}" for s, a in enumerate(job.seating))
+    headers = {
+        "event": f"bonepile arena, seed {setup.seed}, deal {job.deal}, seating {job.rotation}",
+        "players": names,
+    }
+    path = Path(setup.records) / f"{setup.game}-{job.deal:05d}-{job.rotation}.json"
+    if match is not None:
+        from bonepile.match_record import save_match
+
+        save_match(match, path, headers=headers)
+    elif state is not None:
+        from bonepile.record import save_record
+
+        save_record(state, path, headers=headers)
+
+
+def seatings(agents: int, players: int) -> list[tuple[int, ...]]:
+    """The seatings a deal is played with: agent ``(s + r) % agents`` in seat ``s``, for every
+    distinct rotation ``r`` (so each agent sits in every seat position of the pattern)."""
+    out: list[tuple[int, ...]] = []
+    for r in range(players):
+        seating = tuple((s + r) % agents for s in range(players))
+        if seating not in out:
+            out.append(seating)
+    return out
+
+
+def schedule(agents: int, players: int, deals: int) -> list[Job]:
+    """Every game of an arena run: each deal once per seating (duplicate deals)."""
+    rotations = seatings(agents, players)
+    jobs: list[Job] = []
+    for d in range(deals):
+        for r, seating in enumerate(rotations):
+            jobs.append(Job(len(jobs), d, r, seating))
+    return jobs
+
+
+__all__ = ["GameOutcome", "Job", "Setup", "play_job", "schedule", "seatings"]
