@@ -48,11 +48,17 @@ WARMUP_GAMES = 50
 TARGETS = {
     "block_2p_vs_openspiel": ("bonepile_block_2p", "games_per_s", "openspiel_block_2p", 10.0),
     "block_2p_vs_openspiel_playout": (
-        "bonepile_block_2p", "games_per_s_playout", "openspiel_block_2p", 10.0
+        "bonepile_block_2p",
+        "games_per_s_playout",
+        "openspiel_block_2p",
+        10.0,
     ),
     "block_4p_vs_dominoes": ("bonepile_block_4p", "games_per_s", "dominoes_block_4p", 2.0),
     "block_4p_vs_dominoes_playout": (
-        "bonepile_block_4p", "games_per_s_playout", "dominoes_block_4p", 2.0
+        "bonepile_block_4p",
+        "games_per_s_playout",
+        "dominoes_block_4p",
+        2.0,
     ),
 }
 """Target name -> (bonepile workload, its games/s figure, anchor workload, minimum ratio).
@@ -78,6 +84,7 @@ Z_LIMIT = 3.0
 """Largest |difference / standard error| still counted as noise."""
 
 BLOCK_OPTIONS = {"lead": "seat0_any"}
+
 
 def picker(rng: random.Random) -> Callable[[Sequence[Any]], Any]:
     """The uniform random choice every workload uses: ``seq[int(rng.random() * len(seq))]``.
@@ -452,8 +459,9 @@ def targets(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
             entry["status"] = "met" if ratio >= minimum else "not met"
         else:
             entry["status"] = "not measured"
-            entry["missing"] = [w for w, r, k in ((ours, a, key), (theirs, b, "games_per_s"))
-                                if k not in r]
+            entry["missing"] = [
+                w for w, r, k in ((ours, a, key), (theirs, b, "games_per_s")) if k not in r
+            ]
         out[name] = entry
     return out
 

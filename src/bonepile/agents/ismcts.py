@@ -23,7 +23,7 @@ import random
 import time
 from typing import Any
 
-from bonepile.actions import Action
+from bonepile.actions import Action, Discard, Place
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.state import State
 from bonepile.view import View
@@ -38,18 +38,92 @@ POOL: dict[str, int] = {"double_double": 12, "super_dominoes": 24}
 
 
 class _Node:
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "reward", "seen", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        self.seen: dict[int, tuple[State, tuple[Action, ...], tuple[Action, ...]]] = {}
 
 
-ROLLOUT_DEPTH: dict[str, int] = {"double_double": 0}
-"""Games whose rollouts stop after this many random actions and are scored by
-:func:`evaluate` (a long game with a score that tells who is ahead); others play to the end."""
+ROLLOUT_DEPTH: dict[str, int] = {"double_double": 2}
+"""Games whose rollouts stop after this many actions (chosen by :func:`board_move`) and are
+scored by :func:`evaluate`: a long game with a score that tells who is ahead. Other games play
+their hand to the end at random."""
+
+
+def board_values(state: State) -> list[tuple[float, Action]]:
+    """Every legal action of a board game (Double Double Dominoes) with a quick value to the
+    mover: the diamonds and track bonus it scores now, less the bonuses it hands out."""
+    board = state.board  # type: ignore[attr-defined]
+    opts = state.options
+    actor = state.actor
+    cols = board.cols
+    diamonds = board.diamonds
+    bonus = opts.track_bonus
+    pips = [board.track_pips(p) for p in state.scores]
+    out: list[tuple[float, Action]] = []
+    for a in state.legal_actions():
+        if isinstance(a, Place):
+            t = a.tile
+            r1, c1 = a.cell1
+            r2, c2 = a.cell2
+            value = float(diamonds[r1 * cols + c1] + diamonds[r2 * cols + c2])
+            if t.is_double:
+                value = value * opts.double_multiplier + 1.0
+            for s, pip in enumerate(pips):
+                if pip is not None and (pip == t.hi or pip == t.lo):
+                    value += bonus if s == actor else -0.6 * bonus
+        elif isinstance(a, Discard) and a.tile is not None:
+            value = -0.1 * a.tile.pips - (3.0 if a.tile.is_double else 0.0)
+        else:
+            value = 0.5
+        out.append((value, a))
+    return out
+
+
+def board_move(state: State, rng: random.Random) -> Action:
+    """The best action by :func:`board_values` (ties at random), for rollouts."""
+    values = board_values(state)
+    top = max(v for v, _ in values)
+    best = [a for v, a in values if v >= top - 1e-9]
+    return best[int(rng.random() * len(best))]
+
+
+def board_candidates(state: State, k: int = 8) -> list[Action]:
+    """The ``k`` best actions by :func:`board_values` (the search looks at these only)."""
+    values = board_values(state)
+    values.sort(key=lambda va: -va[0])
+    return [a for _, a in values[:k]]
+
+
+def doubles_move(state: State, rng: random.Random) -> Action:
+    """A quick rollout move for Doubles: mostly the heaviest non-double (holding doubles back,
+    as good players do), sometimes a random one."""
+    legal = state.legal_actions()
+    if len(legal) == 1 or rng.random() < 0.25:
+        return legal[int(rng.random() * len(legal))]
+    best = legal[0]
+    best_value = -1e9
+    for a in legal:
+        tile = getattr(a, "tile", None)
+        value = -1.0 if tile is None else tile.pips - (20.0 if tile.is_double else 0.0)
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+ROLLOUT_POLICY: dict[str, Any] = {"doubles": doubles_move}
+"""Games whose rollouts follow a quick heuristic instead of uniform random moves."""
+
+HIDDEN_ACTIONS = frozenset({"double_double"})
+"""Games where another seat's action can hide a tile (a discard into the pit)."""
+
+CANDIDATES: dict[str, Any] = {"double_double": board_candidates}
+"""Games whose tree considers only a few heuristically best actions at each node (a board
+game offers dozens of placements, most of them plainly worse)."""
 
 
 def evaluate(state: State) -> list[float]:
@@ -136,61 +210,85 @@ class ISMCTSAgent:
         return [sampler.sample(rng) for _ in range(size)]
 
     def search(self, worlds: list[State], me: int | None, rng: random.Random) -> _Node:
-        """Run the search over the sampled ``worlds``; return the root of the tree."""
+        """Run the search over the sampled ``worlds``; return the root of the tree.
+
+        A node remembers, for each world that reached it, the position and its candidate
+        actions, so later iterations in the same world walk the known part of the tree without
+        replaying it.
+        """
         root = _Node()
-        depth = ROLLOUT_DEPTH.get(worlds[0].game.name)
+        name = worlds[0].game.name
+        depth = ROLLOUT_DEPTH.get(name)
+        policy = ROLLOUT_POLICY.get(name)
+        prune = CANDIDATES.get(name)
+        redact = name in HIDDEN_ACTIONS
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
+        rand = rng.random
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations if deadline is None else 10**9
+        count = len(worlds)
         done = 0
         while done < budget:
             if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
                 break
-            state = worlds[done % len(worlds)]
+            w = done % count
+            state = worlds[w]
             done += 1
             node = root
             path: list[tuple[_Node, int]] = []
             while state.actor is not None:
                 actor = state.actor
-                legal = state.legal_actions()
+                known = node.seen.get(w)
+                if known is None:
+                    legal = prune(state) if prune is not None else state.legal_actions()
+                    keys = tuple(a.redacted() for a in legal) if redact and actor != me else legal
+                    node.seen[w] = (state, legal, keys)
+                else:
+                    state, legal, keys = known
                 children = node.children
-                untried = []
-                for a in legal:
-                    key = a if actor == me else a.redacted()
+                untried = None
+                for i, key in enumerate(keys):
                     child = children.get(key)
                     if child is None:
-                        untried.append(a)
+                        if untried is None:
+                            untried = [i]
+                        else:
+                            untried.append(i)
                     else:
                         child.avail += 1
-                if untried:
-                    a = untried[int(rng.random() * len(untried))]
-                    key = a if actor == me else a.redacted()
+                if untried is not None:
+                    i = untried[int(rand() * len(untried))]
                     child = _Node()
                     child.avail = 1
-                    children[key] = child
-                    state = state.apply(a)
+                    children[keys[i]] = child
+                    state = state.apply(legal[i])
                     path.append((child, actor))
+                    node = child
                     break
                 best_value = -1.0
-                best_action = legal[0]
+                best = 0
                 best_child = node
-                for a in legal:
-                    child = children[a if actor == me else a.redacted()]
+                for i, key in enumerate(keys):
+                    child = children[key]
                     value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
                     if value > best_value:
-                        best_value, best_action, best_child = value, a, child
-                state = state.apply(best_action)
+                        best_value, best, best_child = value, i, child
+                nxt = best_child.seen.get(w)
+                state = nxt[0] if nxt is not None else state.apply(legal[best])
                 path.append((best_child, actor))
                 node = best_child
             if depth is not None:
                 for _ in range(depth):
                     if state.actor is None:
                         break
-                    legal = state.legal_actions()
-                    state = state.apply(legal[int(rng.random() * len(legal))])
+                    state = state.apply(board_move(state, rng))
                 r = evaluate(state)
+            elif policy is not None:
+                while state.actor is not None:
+                    state = state.apply(policy(state, rng))
+                r = rewards(state)
             else:
                 final = state.playout(rng) if state.actor is not None else state
                 r = rewards(final)

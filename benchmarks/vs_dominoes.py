@@ -1,0 +1,158 @@
+"""bonepile's search bot against the ``dominoes`` package's probabilistic alpha-beta player.
+
+    python benchmarks/vs_dominoes.py [--deals 20] [--level medium] [--start-move 12]
+                                     [--sample-size 8] [--seed 1]
+
+Four players in two teams (seats 0+2 against 1+3), 7 tiles each, seat 0 leads any tile: the
+``dominoes`` package's own game (``dominoes.Game.new()``), which decides every move's legality
+and the result. One team is bonepile's ISMCTS agent, the other the package's
+``probabilistic_alphabeta`` player, its strongest player that does not look at hidden hands: it
+samples the hands the others could hold (from the tiles played and the passes), runs
+alpha-beta on each and plays the move most often best. Before ``--start-move`` (alpha-beta from
+the first move is far too slow) it plays the package's ``bota_gorda`` (heaviest tile) order.
+
+The adapter mirrors the package's game move by move in a bonepile ``block`` hand
+(``teams=true, lead=seat0_any``), whose views are what the bonepile agent sees. Every deal is
+played twice with the teams swapped (duplicate deals). The JSON report gives the bonepile
+team's share of the hands won, with a 95% interval over deals, and the mean points.
+
+Rules differ in one corner: a blocked hand goes to the team with the lower *total* in the
+package, to the team holding the lowest *single* hand in bonepile's ``block`` (RULES.md 6). The
+package's rule decides here; the bonepile agent still searches with its own rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from typing import Any
+
+
+def _bonepile_action(d: Any, left: bool, board: Any, state: Any) -> Any:
+    """The bonepile action for the package's move ``(d, left)`` on ``board``."""
+    from bonepile.actions import Attach, Lead
+    from bonepile.tiles import Tile
+
+    tile = Tile(d.first, d.second)
+    if not board.board:
+        return Lead(tile)
+    end = board.board[0] if left else board.board[-1]
+    value = end.first if left else end.second
+    at = Tile(end.first, end.second)
+    for a in state.legal_actions():
+        if isinstance(a, Attach) and a.tile is tile and a.at is at:
+            return a
+    raise RuntimeError(f"no bonepile action for {d} on the {'left' if left else 'right'} {value}")
+
+
+def _package_move(action: Any, game: Any) -> tuple[Any, bool]:
+    """The package's ``(domino, left)`` for a bonepile action."""
+    from bonepile.actions import Lead
+
+    t = action.tile
+    for d, left in game.valid_moves:
+        if {d.first, d.second} == {t.hi, t.lo}:
+            if isinstance(action, Lead) or len(game.board.board) == 0:
+                return d, left
+            end = game.board.board[0] if left else game.board.board[-1]
+            if {end.first, end.second} == {action.at.hi, action.at.lo}:
+                return d, left
+    raise RuntimeError(f"{action} is not among the package's moves {game.valid_moves}")
+
+
+def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]:
+    """One hand; ``ours_even``: bonepile plays seats 0 and 2 (else 1 and 3)."""
+    import dominoes
+
+    from bonepile.actions import PASS
+    from bonepile.agents.ismcts import ISMCTSAgent
+    from bonepile.games import get_game
+    from bonepile.tiles import Tile
+    from bonepile.view import view
+
+    random.seed(args.seed * 7919 + deal)  # the package deals with the global generator
+    game = dominoes.Game.new()
+    hands = [[Tile(d.first, d.second) for d in h] for h in game.hands]
+    rest = [t for t in get_game("block").deck(4, get_game("block").make_options()) if all(
+        t not in h for h in hands)]  # fmt: skip
+    state = get_game("block").new(
+        4, options={"teams": True, "lead": "seat0_any"}, deal=(hands, rest)
+    )
+    ours = {0, 2} if ours_even else {1, 3}
+    agent = ISMCTSAgent(args.seed + deal, level=args.level)
+    alphabeta = dominoes.players.probabilistic_alphabeta(
+        start_move=args.start_move, sample_size=args.sample_size
+    )
+    think = {"bonepile": [0.0, 0], "alphabeta": [0.0, 0]}
+    while game.result is None:
+        seat = game.turn
+        while state.legal_actions() == (PASS,):
+            state = state.apply(PASS)  # the package skips a blocked seat by itself
+        assert state.actor == seat, (state.actor, seat)
+        start = time.perf_counter()
+        if seat in ours:
+            action = agent.act(view(state, seat))
+            d, left = _package_move(action, game)
+            who = "bonepile"
+        else:
+            dominoes.players.bota_gorda(game)
+            alphabeta(game)
+            d, left = game.valid_moves[0]
+            action = _bonepile_action(d, left, game.board, state)
+            who = "alphabeta"
+        think[who][0] += time.perf_counter() - start
+        think[who][1] += 1
+        game.make_move(d, left)
+        state = state.apply(action)
+    points = game.result.points  # > 0: seats 0+2 won; < 0: seats 1+3 won; 0: a tie
+    share = 0.5 if points == 0 else (1.0 if (points > 0) == ours_even else 0.0)
+    signed = abs(points) if share == 1.0 else (-abs(points) if share == 0.0 else 0)
+    return {"deal": deal, "ours_even": ours_even, "share": share, "points": signed,
+            "won_by_domino": game.result.won, "think": think}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--level", default="medium")
+    parser.add_argument("--start-move", type=int, default=12)
+    parser.add_argument("--sample-size", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        import dominoes  # noqa: F401
+    except ImportError:
+        print(json.dumps({"error": "not installed: pip install -e '.[bench]'"}))
+        return 0
+    games = []
+    per_deal = []
+    for deal in range(args.deals):
+        pair = [play(deal, True, args), play(deal, False, args)]
+        games.extend(pair)
+        per_deal.append(sum(g["share"] for g in pair) / 2)
+    m = len(per_deal)
+    mean = sum(per_deal) / m
+    sd = math.sqrt(sum((x - mean) ** 2 for x in per_deal) / (m - 1)) if m > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
+    secs = {k: sum(g["think"][k][0] for g in games) for k in ("bonepile", "alphabeta")}
+    moves = {k: sum(g["think"][k][1] for g in games) for k in ("bonepile", "alphabeta")}
+    report = {
+        "benchmark": "bonepile ISMCTS vs dominoes.players.probabilistic_alphabeta, 4p teams",
+        "config": vars(args),
+        "hands": len(games),
+        "bonepile_share": round(mean, 4),
+        "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
+        "bonepile_points_per_hand": round(sum(g["points"] for g in games) / len(games), 2),
+        "ms_per_move": {k: round(1000 * secs[k] / max(moves[k], 1), 1) for k in secs},
+    }
+    json.dump(report, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
