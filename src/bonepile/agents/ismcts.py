@@ -115,7 +115,23 @@ def doubles_move(state: State, rng: random.Random) -> Action:
     return best
 
 
-ROLLOUT_POLICY: dict[str, Any] = {"doubles": doubles_move}
+def heavy_move(state: State, rng: random.Random) -> Action:
+    """A quick rollout move for the line games: mostly the heaviest tile (doubles first among
+    equals), sometimes a random one."""
+    legal = state.legal_actions()
+    if len(legal) == 1 or rng.random() < 0.25:
+        return legal[int(rng.random() * len(legal))]
+    best = legal[0]
+    best_value = -1e9
+    for a in legal:
+        tile = getattr(a, "tile", None)
+        value = -1.0 if tile is None else tile.pips + (0.5 if tile.is_double else 0.0)
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+ROLLOUT_POLICY: dict[str, Any] = {"doubles": doubles_move, "block": heavy_move, "draw": heavy_move}
 """Games whose rollouts follow a quick heuristic instead of uniform random moves."""
 
 HIDDEN_ACTIONS = frozenset({"double_double"})
@@ -177,6 +193,8 @@ class ISMCTSAgent:
         self.pool = pool
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
+        self.fallbacks = 0
+        """Decisions for which no consistent world was found (then it plays the greedy move)."""
         self.name = f"ismcts:{level}" if level else f"ismcts:{self.iterations}"
 
     def _rng(self, view: View) -> random.Random:
@@ -191,11 +209,13 @@ class ISMCTSAgent:
             self.last_iterations = 0
             return legal[0]
         rng = self._rng(view)
-        try:
-            worlds = self._worlds(view, rng)
-        except SamplingError:
+        worlds = self._worlds(view, rng)
+        if not worlds:  # no consistent deal found: play the greedy move rather than guess
+            self.fallbacks += 1
             self.last_iterations = 0
-            return legal[int(rng.random() * len(legal))]
+            from bonepile.agents.greedy import GreedyAgent
+
+            return GreedyAgent(self.seed).act(view)
         root = self.search(worlds, view.seat, rng)
         best = max(
             legal,
@@ -204,10 +224,20 @@ class ISMCTSAgent:
         return best
 
     def _worlds(self, view: View, rng: random.Random) -> list[State]:
+        """Up to the pool size of sampled worlds. The sampler keeps what it learns, so the
+        first world may take many tries and the others few; if a later one cannot be found,
+        the search goes on with those it has."""
         size = self.pool or POOL.get(view.game, 32)
         size = min(size, self.iterations)
-        sampler = Sampler(view)
-        return [sampler.sample(rng) for _ in range(size)]
+        sampler = Sampler(view, max_tries=4000)
+        worlds: list[State] = []
+        for _ in range(size):
+            try:
+                worlds.append(sampler.sample(rng))
+            except SamplingError:
+                break
+            sampler.max_tries = 400
+        return worlds
 
     def search(self, worlds: list[State], me: int | None, rng: random.Random) -> _Node:
         """Run the search over the sampled ``worlds``; return the root of the tree.
