@@ -8,9 +8,9 @@ STAMP := $(VENV)/.installed
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
-SOURCES := $(shell find src -name '*.py') pyproject.toml setup.py
+SOURCES := $(shell find src -name '*.py' -o -name '*.json') pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench clean
+.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,7 @@ $(STAMP): pyproject.toml setup.py
 
 $(CSTAMP): $(SOURCES)
 	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
-	if $(CBIN)/python -m pip show -q bonepile >/dev/null 2>&1; then \
-	  BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet --force-reinstall --no-deps . ; \
-	else \
-	  BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet '.[test]' ; \
-	fi
+	BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet '.[test]'
 	touch $(CSTAMP)
 
 run: $(STAMP)
@@ -48,6 +44,11 @@ pytest-compiled: $(CSTAMP)
 bench: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes
 	$(CBIN)/python benchmarks/playouts.py
+	$(CBIN)/python benchmarks/search.py
+
+bench-dominoes: $(CSTAMP)
+	$(CBIN)/python -m pip install --quiet dominoes
+	$(CBIN)/python benchmarks/vs_dominoes.py --deals 100
 
 clean:
 	rm -rf $(VENV) $(CVENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -54,13 +54,16 @@ def _package_move(action: Any, game: Any) -> tuple[Any, bool]:
     from bonepile.actions import Lead
 
     t = action.tile
-    for d, left in game.valid_moves:
-        if {d.first, d.second} == {t.hi, t.lo}:
-            if isinstance(action, Lead) or len(game.board.board) == 0:
-                return d, left
-            end = game.board.board[0] if left else game.board.board[-1]
-            if {end.first, end.second} == {action.at.hi, action.at.lo}:
-                return d, left
+    same_tile = [(d, left) for d, left in game.valid_moves if {d.first, d.second} == {t.hi, t.lo}]
+    for d, left in same_tile:
+        if isinstance(action, Lead) or len(game.board.board) == 0:
+            return d, left
+        end = game.board.board[0] if left else game.board.board[-1]
+        if {end.first, end.second} == {action.at.hi, action.at.lo}:
+            return d, left
+    if same_tile:
+        # both ends show the same number: the package offers one of the two (equivalent) ends
+        return same_tile[0]
     raise RuntimeError(f"{action} is not among the package's moves {game.valid_moves}")
 
 
@@ -95,8 +98,9 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
         assert state.actor == seat, (state.actor, seat)
         start = time.perf_counter()
         if seat in ours:
-            action = agent.act(view(state, seat))
-            d, left = _package_move(action, game)
+            chosen = agent.act(view(state, seat))
+            d, left = _package_move(chosen, game)
+            action = _bonepile_action(d, left, game.board, state)  # the end the package used
             who = "bonepile"
         else:
             dominoes.players.bota_gorda(game)
