@@ -340,6 +340,13 @@ def _stderr_console() -> Any:
     type=click.Path(dir_okay=False),
     help="Also write the game's record here (a match record with --match).",
 )
+@click.option(
+    "--agents",
+    "-a",
+    "agent_list",
+    metavar="A,B,...",
+    help="Who plays, seat by seat, repeated round the table (default: random).",
+)
 def watch(
     game: str,
     players: int,
@@ -349,9 +356,12 @@ def watch(
     delay: float,
     whole_match: bool,
     record_path: str | None,
+    agent_list: str | None,
 ) -> None:
-    """Watch random players play one hand (or a match), every move's effects spelled out."""
-    from bonepile.agents.base import RandomAgent, play_hand, play_match
+    """Watch players (random ones unless --agents says otherwise) play one hand or a match,
+    every move's effects spelled out."""
+    from bonepile.agents.base import play_hand, play_match
+    from bonepile.agents.external import AgentForfeit
     from bonepile.match import Match, agent_seed, derive_seed, new_match
     from bonepile.render import render_match, render_state
 
@@ -374,9 +384,11 @@ def watch(
             time.sleep(delay)
 
     headers = {"event": f"bonepile watch, seed {seed}"}
+    g.check_players(players, g.make_options(values))
+    agents = _seated(
+        agent_list, players, lambda s: (agent_seed if whole_match else derive_seed)(seed, s)
+    )
     if whole_match:
-        agents = [RandomAgent(agent_seed(seed, s)) for s in range(players)]
-        g.check_players(players, g.make_options(values))
         match = new_match(g, players, options=values, seed=seed, board=chosen)
 
         def on_hand(m: Match) -> None:
@@ -393,7 +405,11 @@ def watch(
                 click.echo(render_state(m.current))
                 click.echo("")
 
-        final_match = play_match(match, agents, on_step=show, on_hand=on_hand)
+        try:
+            final_match = play_match(match, agents, on_step=show, on_hand=on_hand)
+        except AgentForfeit as e:
+            click.echo(f"P{e.seat} forfeits: {e.reason}")
+            return
         click.echo("")
         click.echo(render_match(final_match, position=False))
         if record_path:
@@ -404,14 +420,25 @@ def watch(
     state = g.new(players, options=values, seed=seed, board=chosen)
     click.echo(render_state(state))
     click.echo("")
-    agents = [RandomAgent(derive_seed(seed, s)) for s in range(players)]
-    final = play_hand(state, agents, on_step=show)
+    try:
+        final = play_hand(state, agents, on_step=show)
+    except AgentForfeit as e:
+        click.echo(f"P{e.seat} forfeits: {e.reason}")
+        return
     click.echo("")
     click.echo(render_state(final))
     if record_path:
         from bonepile.record import save_record
 
         _write(lambda: save_record(final, record_path, headers=headers), record_path)
+
+
+def _seated(agent_list: str | None, players: int, seed_of: Callable[[int], int]) -> list[Any]:
+    """One agent per seat from ``--agents`` (cycled round the table; random by default)."""
+    from bonepile.agents.registry import make_agent
+
+    names = [a.strip() for a in (agent_list or "random").split(",") if a.strip()] or ["random"]
+    return [make_agent(names[s % len(names)], seed=seed_of(s)) for s in range(players)]
 
 
 def _write(save: Callable[[], None], path: str) -> None:

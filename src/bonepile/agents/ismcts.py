@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from bonepile.actions import Action, Discard, Place
+from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.state import State
 from bonepile.view import View
@@ -213,8 +214,6 @@ class ISMCTSAgent:
         if not worlds:  # no consistent deal found: play the greedy move rather than guess
             self.fallbacks += 1
             self.last_iterations = 0
-            from bonepile.agents.greedy import GreedyAgent
-
             return GreedyAgent(self.seed).act(view)
         root = self.search(worlds, view.seat, rng)
         best = max(
