@@ -100,36 +100,31 @@ def board_candidates(state: State, k: int = 8) -> list[Action]:
     return [a for _, a in values[:k]]
 
 
-def doubles_move(state: State, rng: random.Random) -> Action:
-    """A quick rollout move for Doubles: mostly the heaviest non-double (holding doubles back,
-    as good players do), sometimes a random one."""
-    legal = state.legal_actions()
-    if len(legal) == 1 or rng.random() < 0.25:
-        return legal[int(rng.random() * len(legal))]
-    best = legal[0]
-    best_value = -1e9
-    for a in legal:
-        tile = getattr(a, "tile", None)
-        value = -1.0 if tile is None else tile.pips - (20.0 if tile.is_double else 0.0)
-        if value > best_value:
-            best, best_value = a, value
-    return best
+def _mostly_best(value: Any) -> Any:
+    """A rollout policy: the legal action with the highest ``value(tile)`` three times in four,
+    a random one otherwise (and always when there is no choice)."""
+
+    def move(state: State, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1 or rng.random() < 0.25:
+            return legal[int(rng.random() * len(legal))]
+        best = legal[0]
+        best_value = -1e9
+        for a in legal:
+            tile = getattr(a, "tile", None)
+            v = -1.0 if tile is None else value(tile)
+            if v > best_value:
+                best, best_value = a, v
+        return best
+
+    return move
 
 
-def heavy_move(state: State, rng: random.Random) -> Action:
-    """A quick rollout move for the line games: mostly the heaviest tile (doubles first among
-    equals), sometimes a random one."""
-    legal = state.legal_actions()
-    if len(legal) == 1 or rng.random() < 0.25:
-        return legal[int(rng.random() * len(legal))]
-    best = legal[0]
-    best_value = -1e9
-    for a in legal:
-        tile = getattr(a, "tile", None)
-        value = -1.0 if tile is None else tile.pips + (0.5 if tile.is_double else 0.0)
-        if value > best_value:
-            best, best_value = a, value
-    return best
+doubles_move = _mostly_best(lambda t: t.pips - (20.0 if t.is_double else 0.0))
+"""Doubles rollouts: mostly the heaviest non-double (doubles held back, as good players do)."""
+
+heavy_move = _mostly_best(lambda t: t.pips + (0.5 if t.is_double else 0.0))
+"""Line-game rollouts: mostly the heaviest tile (doubles first among equals)."""
 
 
 ROLLOUT_POLICY: dict[str, Any] = {"doubles": doubles_move, "block": heavy_move, "draw": heavy_move}
