@@ -1,6 +1,6 @@
 """bonepile's search bot against the ``dominoes`` package's probabilistic alpha-beta player.
 
-    python benchmarks/vs_dominoes.py [--deals 20] [--level medium] [--start-move 12]
+    python benchmarks/vs_dominoes.py [--deals 20] [--level hard] [--start-move 12]
                                      [--sample-size 8] [--seed 1]
 
 Four players in two teams (seats 0+2 against 1+3), 7 tiles each, seat 0 leads any tile: the
@@ -122,7 +122,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--level", default="medium")
+    parser.add_argument("--level", default="hard")
     parser.add_argument("--start-move", type=int, default=12)
     parser.add_argument("--sample-size", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)

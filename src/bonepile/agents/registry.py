@@ -1,7 +1,7 @@
 """Agents by name, as the command line and the arena write them.
 
 * ``random`` and ``greedy``;
-* ``ismcts`` (the default level), ``ismcts:easy`` / ``medium`` / ``hard`` / ``expert``,
+* ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard``,
   ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move);
 * ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md).
 """
