@@ -264,5 +264,5 @@ def position(
         "_legal": None,
     }
     for name, value in fields.items():
-        object.__setattr__(state, name, value)
+        object.__setattr__(state, name if name.startswith("_") else "_" + name, value)
     return state

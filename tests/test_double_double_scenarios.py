@@ -74,10 +74,10 @@ def step(s: DoubleDoubleState, text: str) -> tuple[DoubleDoubleState, tuple[Any,
 def assert_illegal(s: DoubleDoubleState, text: str) -> None:
     """``text`` is not offered and applying it raises, leaving ``s`` as it was."""
     assert text not in legal(s)
-    before = (s.positions, s.hands, s.actor, s.boneyard_size)
+    before = (s.positions, s._hands, s.actor, s.boneyard_size)
     with pytest.raises(IllegalActionError):
         s.apply(parse_action(text))
-    assert (s.positions, s.hands, s.actor, s.boneyard_size) == before
+    assert (s.positions, s._hands, s.actor, s.boneyard_size) == before
 
 
 def tiles(*texts: str) -> list[Tile]:
@@ -130,7 +130,7 @@ def test_5_3_01_setup_two_players(seed: int) -> None:
     assert Counter(everything) == Counter(tile_multiset(6, 2))  # 56 tiles, each twice
     assert s.positions == (0, 0)
     assert s.scores == (0, 0)
-    assert s.pit == ()
+    assert s.pit_tiles == ()
     assert s.chain is None
     assert not s.is_over
 
@@ -220,7 +220,7 @@ def test_5_3_03_first_tile_covering_the_star_is_legal_and_scores_0() -> None:
     assert s2.pip_at("8H") == 6
     assert s2.positions == (0, 0)
     assert scored(events) == []
-    assert events[0] == PlacedOnBoard(0, parse_tile("6-3"), 3, 6, "8G", "8H", False)
+    assert events[0] == PlacedOnBoard(0, parse_tile("6-3"), 3, 6, (7, 6), (7, 7), False)
 
 
 def test_5_3_03_cells_in_either_order_are_the_same_action() -> None:
@@ -546,14 +546,14 @@ def test_5_3_13_double_chain_with_re_evaluation() -> None:
         actor=1,
     )
     s, events = step(s, "0-0@5D6D")
-    assert events[0] == PlacedOnBoard(1, parse_tile("0-0"), 0, 0, "5D", "6D", False)
+    assert events[0] == PlacedOnBoard(1, parse_tile("0-0"), 0, 0, (4, 3), (5, 3), False)
     assert scored(events) == [(1, 4, "diamond", 4)]  # diamond 2 on 6D, doubled
     assert s.positions == (0, 4)
     assert s.actor == 1
-    assert s.chain is not None and set(s.chain) == {BOARD.cell("5D"), BOARD.cell("6D")}
+    assert s.chain is not None and set(s.chain) == {(4, 3), (5, 3)}
     # P1 is now on 4 (pips 4): [2|0] gives no bonus; 4D is diamond 3.
     s, events = step(s, "2-0@4C4D")
-    assert events[0] == PlacedOnBoard(1, parse_tile("2-0"), 2, 0, "4C", "4D", True)
+    assert events[0] == PlacedOnBoard(1, parse_tile("2-0"), 2, 0, (3, 2), (3, 3), True)
     assert scored(events) == [(1, 3, "diamond", 7)]
     assert s.positions == (0, 7)
 
@@ -632,7 +632,7 @@ def test_5_3_14_double_follow_up_allows_one_more() -> None:
     s = act(s, "0-0@5D6D")
     s = act(s, "0-0@6B6C")
     assert s.actor == 0
-    assert s.chain is not None and set(s.chain) == {BOARD.cell("6B"), BOARD.cell("6C")}
+    assert s.chain is not None and set(s.chain) == {(5, 1), (5, 2)}
     assert "stop" in legal(s)
     assert_illegal(s, "2-0@4C4D")  # touches the first double only
     s = act(s, "2-0@4B5B")

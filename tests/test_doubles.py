@@ -25,7 +25,6 @@ from bonepile.errors import DealError, IllegalActionError, OptionError, RecordEr
 from bonepile.events import Drew, HandEnded, Led, Passed, Placed
 from bonepile.games import get_game
 from bonepile.games.base import Game as BaseGame
-from bonepile.layout import OpenEnd, Placement
 from bonepile.record import dump_record, read_record
 from bonepile.render import render_state
 from bonepile.state import State
@@ -376,7 +375,7 @@ def test_5_2_01_deal_sizes(players: int, size: int, boneyard: int, seed: int) ->
     everything = [x for p in range(players) for x in s.hand(p)] + list(s.boneyard)
     assert sorted(everything) == list(FULL_SET)
     assert s.layout.placements == ()
-    assert s.public_info()["unlocked"] == []
+    assert s.facts.to_json()["unlocked"] == []
 
 
 def test_5_2_01_seeded_deal_is_reproducible() -> None:
@@ -417,9 +416,9 @@ def test_5_2_02_leader_holds_the_highest_double() -> None:
     assert [type(e) for e in events] == [Led]
     assert events[0].seat == 1 and events[0].tile == t("6-6")
     assert s2.actor == 2
-    assert s2.layout.placements == (Placement(t("6-6"), None, None, 1),)
+    assert [(p.tile, p.at, p.seat) for p in s2.layout.placements] == [(t("6-6"), None, 1)]
     assert names(s2.hand(1)) == ["1-1", "2-1", "3-1", "6-4", "6-5"]
-    assert s2.public_info()["unlocked"] == [6]
+    assert s2.facts.to_json()["unlocked"] == [6]
     assert legal(s2) == {"6-3@6-6", "6-2@6-6", "6-1@6-6"}
 
 
@@ -431,7 +430,7 @@ def test_5_2_02_leader_asks_down_from_6_6() -> None:
     s = play(s, "4-4")
     assert s.actor == 0
     assert legal(s) == {"4-0@4-4"}
-    assert s.public_info()["unlocked"] == [4]
+    assert s.facts.to_json()["unlocked"] == [4]
 
 
 # --------------------------------------------------------------------------- 5.2.3 no doubles
@@ -552,10 +551,10 @@ def test_5_2_04_a_fifth_six_needs_an_open_six() -> None:
     s = play(s, "4-2@4-4")
     assert legal(s) == {"6-3@3-3"}
     s = play(s, "6-3@3-3")
-    assert OpenEnd(t("6-3"), 6) in s.layout.ends
+    assert (t("6-3"), 6) in {(e.at, e.value) for e in s.layout.ends}
     assert legal(s) == {"6-0@6-3"}
     s = play(s, "6-0@6-3")
-    assert OpenEnd(t("6-0"), 0) in s.layout.ends
+    assert (t("6-0"), 0) in {(e.at, e.value) for e in s.layout.ends}
     assert end_values(s) == [0, 1, 2, 2, 3, 3, 4, 5]
 
 
@@ -566,7 +565,7 @@ DEAL_LOCK = ["6-6 3-3 3-1 1-0 2-0 4-0 5-0 2-1", "6-3 4-1 4-2 5-1 5-2 5-4 3-2 4-3
 
 def test_5_2_05_locked_end_takes_only_its_double() -> None:
     s = play(new(2, DEAL_LOCK), "6-6", "6-3@6-6")
-    assert OpenEnd(t("6-3"), 3) in s.layout.ends
+    assert (t("6-3"), 3) in {(e.at, e.value) for e in s.layout.ends}
     assert not s.is_unlocked(3)
     assert s.actor == 0
     assert legal(s) == {"3-3@6-3"}
@@ -599,7 +598,7 @@ def test_5_2_05_the_double_unlocks_and_offers_three_sides() -> None:
     )
     assert s.is_unlocked(3) and s.is_unlocked(6)
     assert [v for v in range(7) if s.is_unlocked(v)] == [3, 6]
-    assert s.public_info()["unlocked"] == [3, 6]
+    assert s.facts.to_json()["unlocked"] == [3, 6]
     assert ends_on(s, "3-3") == [3, 3, 3]
     assert ends_on(s, "6-3") == []
     assert ends_on(s, "6-6") == [6, 6, 6]
@@ -627,9 +626,9 @@ def test_5_2_06_only_the_matched_half_must_be_unlocked() -> None:
         6,
         2,
     )
-    assert OpenEnd(t("6-2"), 2) in s.layout.ends
+    assert (t("6-2"), 2) in {(e.at, e.value) for e in s.layout.ends}
     assert not s.is_unlocked(2)
-    assert s.public_info()["unlocked"] == [6]
+    assert s.facts.to_json()["unlocked"] == [6]
     # The new 2 is locked: P0's 2-1 and 2-0 cannot go there.
     assert legal(s) == {"draw"}
 
@@ -686,7 +685,7 @@ def test_5_2_08_drawn_playable_tile_must_be_played() -> None:
     s = _deal_c_to_p0_unable()
     assert s.actor == 0
     assert s.boneyard_size == 5
-    assert OpenEnd(t("6-6"), 6) in s.layout.ends and s.is_unlocked(6)
+    assert (t("6-6"), 6) in {(e.at, e.value) for e in s.layout.ends} and s.is_unlocked(6)
     assert legal(s) == {"draw"}
     s, events = s.step(DRAW)
     assert [type(e) for e in events] == [Drew]
@@ -782,12 +781,14 @@ def test_5_2_10_two_placements_for_one_tile() -> None:
     assert s.is_unlocked(3) and s.is_unlocked(4)
     assert legal(s) == {"4-3@3-3", "4-3@4-4"}
     a = play(s, "4-3@3-3")
-    assert a.layout.placements[-1] == Placement(t("4-3"), t("3-3"), 3, 1)
-    assert OpenEnd(t("4-3"), 4) in a.layout.ends
+    last = a.layout.placements[-1]
+    assert (last.tile, last.at, last.inner, last.outer, last.seat) == (t("4-3"), t("3-3"), 3, 4, 1)
+    assert (t("4-3"), 4) in {(e.at, e.value) for e in a.layout.ends}
     assert (ends_on(a, "3-3"), ends_on(a, "4-4"), ends_on(a, "4-3")) == ([3, 3], [4, 4, 4], [4])
     b = play(s, "4-3@4-4")
-    assert b.layout.placements[-1] == Placement(t("4-3"), t("4-4"), 4, 1)
-    assert OpenEnd(t("4-3"), 3) in b.layout.ends
+    last = b.layout.placements[-1]
+    assert (last.tile, last.at, last.inner, last.outer, last.seat) == (t("4-3"), t("4-4"), 4, 3, 1)
+    assert (t("4-3"), 3) in {(e.at, e.value) for e in b.layout.ends}
     assert (ends_on(b, "3-3"), ends_on(b, "4-4"), ends_on(b, "4-3")) == ([3, 3, 3], [4, 4], [3])
     assert a != b
 
@@ -809,7 +810,7 @@ def test_5_2_11_block_is_detected_at_once(name: str) -> None:
     assert end.actor is None
     assert end.legal_actions() == ()
     assert isinstance(events[-1], HandEnded)
-    assert layout_unlocked(end) == set(end.public_info()["unlocked"])
+    assert layout_unlocked(end) == set(end.facts.to_json()["unlocked"])
     assert nobody_can_place(end)
     assert hands_of(end) == hand.final
 

@@ -107,7 +107,7 @@ def test_5_2_15_doubles_match_ends_when_a_round_takes_a_player_to_100() -> None:
     for prev, nxt in zip(m.hands, m.hands[1:], strict=False):
         assert max(prev.scores) < 100
         assert nxt.leader is None
-        highest = max(t for h in nxt.initial.hands for t in bits(h) if TILES[t].is_double)
+        highest = max(t for h in nxt.initial._hands for t in bits(h) if TILES[t].is_double)
         assert leads(nxt.initial) == {str(TILES[highest])}
 
 
@@ -196,7 +196,7 @@ def test_next_hand_leader_follows_the_game_rule(
                 assert start.leader == expected and start.first_player == expected
                 assert start.actor == expected
             else:
-                doubles_in = [[t for t in bits(h) if TILES[t].is_double] for h in start.hands]
+                doubles_in = [[t for t in bits(h) if TILES[t].is_double] for h in start._hands]
                 if options.get("round_leader") == "previous_winner" and len(r.winners) == 1:
                     assert start.leader == r.winners[0]
                 else:

@@ -442,7 +442,7 @@ def test_view_never_exposes_hidden_tiles(setup: Setup, policy: int, every: int) 
     # Cheap views (no history) at every decision, for every seat and a spectator.
     for state in running:
         for seat in seats_and_spectator(state):
-            check_view_json(state, seat, view(state, seat, history=False).to_json())
+            check_view_json(state, seat, view(state, seat).to_json())
     # Full views (with history) at every ``every``-th decision and the last one.
     sample = running[::every] + running[-1:]
     for state in sample:
@@ -557,7 +557,7 @@ def test_view_depends_only_on_public_information(
 @given(setups(), policy_seeds)
 def test_spectator_sees_no_hand(setup: Setup, policy: int) -> None:
     for state in play_to_end(setup, policy)[::5]:
-        v = view(state, None, history=False)
+        v = view(state, None)
         assert v.hand == ()
         assert v.to_json()["hand"] == []
         assert v.legal == ()

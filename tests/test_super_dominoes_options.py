@@ -197,7 +197,7 @@ def _first_player_deal(options=None):
 def test_first_player_rule_highest_tile_in_hand() -> None:
     s = _first_player_deal()
     assert s.actor == 2
-    assert s.public_info()["first_player"] == 2
+    assert s.facts.to_json()["first_player"] == 2
     assert legal(s) == {"5-5"}
 
 
@@ -206,7 +206,7 @@ def test_first_player_rule_explicit_deal_starts_at_seat_0(rule: str) -> None:
     # RULES.md 6: with an explicit deal these rules give seat 0.
     s = _first_player_deal({"first_player_rule": rule})
     assert s.actor == 0
-    assert s.public_info()["first_player"] == 0
+    assert s.facts.to_json()["first_player"] == 0
     assert legal(s) == {"2-2"}
 
 
@@ -224,9 +224,9 @@ def test_first_player_rule_by_lot_is_reproducible_from_the_seed(rule: str) -> No
         a = GAME.new(4, seed=seed, options={"first_player_rule": rule})
         b = GAME.new(4, seed=seed, options={"first_player_rule": rule})
         assert a.actor == b.actor
-        assert a.public_info()["first_player"] == b.public_info()["first_player"]
-        assert 0 <= a.public_info()["first_player"] < 4
-        firsts.add(a.public_info()["first_player"])
+        assert a.facts.to_json()["first_player"] == b.facts.to_json()["first_player"]
+        assert 0 <= a.facts.to_json()["first_player"] < 4
+        firsts.add(a.facts.to_json()["first_player"])
     # A lot is a lot: over twelve seeds it does not always pick the same seat.
     assert len(firsts) > 1
 
@@ -394,7 +394,7 @@ def _thirteen_inward(trigger: str):
 def test_effect_trigger_13_inward_open_end() -> None:
     s, events = _thirteen_inward("open_end")
     assert of_type(events, SpellCast) == []
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert s.actor == 1
     assert legal(s) == {"8-5@13-5", "9-2@9-9"}
 
@@ -403,7 +403,7 @@ def test_effect_trigger_13_inward_tile_contains() -> None:
     s, events = _thirteen_inward("tile_contains")
     # RULES.md 6: the spell is cast on the end the tile leaves open (it shows 5) ...
     assert of_type(events, SpellCast) == [SpellCast(0, t("13-5"), False)]
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-5", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-5", "caster": 0}
     assert s.actor == 1
     assert s.is_bound(1)
     # ... and a bound player may play only there, by the ordinary matching rule.
@@ -434,7 +434,7 @@ def test_effect_trigger_13_tile_replaces_all_arms_starter_spell() -> None:
 
     s, events = run(None)
     assert of_type(events, SpellEnded) == []
-    assert s.public_info()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
     assert legal(s) == {"13-5@13-13", "13-7@13-13", "12-12@13-13"}
 
     s, events = run({"effect_trigger": "tile_contains"})
@@ -442,7 +442,7 @@ def test_effect_trigger_13_tile_replaces_all_arms_starter_spell() -> None:
         SpellEnded(1, "replaced"),
         SpellCast(1, t("13-4"), False),
     ]
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-4", "caster": 1}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-4", "caster": 1}
     assert s.actor == 2
     assert legal(s) == {"6-4@13-4"}
 
@@ -477,7 +477,7 @@ def test_extra_turn_mode_after_a_14_14_starter(mode: str, expected: set[str]) ->
     if mode == "play_only_if_able":
         s = play(s, "pass")
         assert s.actor == 1
-        assert s.public_info()["idle_turns"] == 1
+        assert s.facts.to_json()["idle_turns"] == 1
         assert s.hand_size(0) == 8
     else:
         s = play(s, "draw")
@@ -661,7 +661,7 @@ def test_doubles_branch_spell_on_a_branched_13_13(branch: bool, p2_legal: set[st
     s, events = step(s, "13-2@13-13")
     # A play on any side of the branched 13-13 breaks its spell.
     assert of_type(events, SpellEnded) == [SpellEnded(1, "broken")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert s.actor == 2
     assert not s.is_bound(2)
     assert legal(s) == p2_legal
@@ -708,7 +708,7 @@ def _caster_turn(options):
 def test_spell_ends_on_caster_turn_default_keeps_the_spell() -> None:
     s, events = _caster_turn(None)
     assert of_type(events, SpellEnded) == []
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
     s = play(s, "9-4@4-1")
     assert s.is_bound(1)
     assert legal(s) == {"draw"}
@@ -717,7 +717,7 @@ def test_spell_ends_on_caster_turn_default_keeps_the_spell() -> None:
 def test_spell_ends_on_caster_turn_true_lapses_when_the_turn_begins() -> None:
     s, events = _caster_turn({"spell_ends_on_caster_turn": True})
     assert of_type(events, SpellEnded) == [SpellEnded(0, "caster_turn")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert legal(s) == {"9-4@4-1", "9-4@9-9", "13-0@13-9"}
     s = play(s, "9-4@4-1")
     assert not s.is_bound(1)
@@ -727,7 +727,7 @@ def test_spell_ends_on_caster_turn_true_lapses_when_the_turn_begins() -> None:
 def test_spell_ends_on_caster_turn_changes_nothing_without_immunity() -> None:
     s, events = _caster_turn({"spell_ends_on_caster_turn": True, "caster_immune": False})
     assert of_type(events, SpellEnded) == []
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
     assert s.is_bound(0)
     assert legal(s) == {"13-0@13-9"}
 
@@ -747,7 +747,7 @@ def test_spell_ends_on_caster_turn_extra_turns_count(ends: bool, spell_after: bo
     assert of_type(events, SpellCast) == [SpellCast(0, t("14-13"), False)]
     assert of_type(events, ExtraTurn) == [ExtraTurn(0)]
     assert s.actor == 0
-    assert (s.public_info()["spell"] is not None) is spell_after
+    assert (s.facts.to_json()["spell"] is not None) is spell_after
     assert of_type(events, SpellEnded) == ([] if spell_after else [SpellEnded(0, "caster_turn")])
 
 
@@ -772,7 +772,7 @@ def test_spell_ends_on_caster_turn_skipped_turns_do_not_count(ends: bool) -> Non
     s, events = step(s, "13-0@14-0")
     assert of_type(events, Skipped) == [Skipped(1), Skipped(0)]
     assert of_type(events, SpellEnded) == []
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-0", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-0", "caster": 0}
     assert s.actor == 1
     assert s.is_bound(1)
     assert legal(s) == {"13-2@13-0"}
@@ -785,7 +785,7 @@ def test_spell_ends_on_caster_turn_leaves_a_starter_spell_alone() -> None:
     s, events = step(play(s, "13-13", "13-4@13-13"), "13-5@13-13")
     assert of_type(events, SpellEnded) == []
     assert s.actor == 0
-    assert s.public_info()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
     assert s.is_bound(1)
 
 
@@ -802,7 +802,7 @@ def test_spell_ends_on_caster_turn_leaves_a_starter_spell_alone() -> None:
 def test_starter13_spell(mode: str, spell_left: bool, p2_legal: set[str]) -> None:
     s = real_deal(3, STARTER13_HANDS, options={"starter13_spell": mode}, pad=False)
     s = play(s, "13-13", "13-4@13-13")
-    assert (s.public_info()["spell"] is not None) is spell_left
+    assert (s.facts.to_json()["spell"] is not None) is spell_left
     assert s.is_bound(2) is spell_left
     assert legal(s) == p2_legal
 

@@ -93,7 +93,7 @@ def test_5_1_02_first_option_passes_left() -> None:
     assert of_type(events, Skipped) == []
     # The starter never causes a lost turn: play goes to the setter's left, P2.
     assert s.actor == 2
-    info = s.public_info()
+    info = s.facts.to_json()
     assert info["starter"] == "11-11"
     assert info["setter"] == 1
     assert info["phase"] == "play"
@@ -139,7 +139,7 @@ def test_5_1_03_nobody_has_a_double() -> None:
     assert [s.hand_size(p) for p in range(3)] == [10, 10, 9]
     assert "5-3" in names(s.hand(0))
     assert "8-6" in names(s.hand(1))
-    assert s.public_info()["setter"] == 2
+    assert s.facts.to_json()["setter"] == 2
     assert s.actor == 0
     assert s.boneyard_size == 136 - 27 - 3
 
@@ -218,7 +218,7 @@ def _wild_position():
 
 def test_5_1_05_double_wild_on_13_moves() -> None:
     s = _wild_position()
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert legal(s) == {"8-8@13-5", "8-8@9-8", "4-4@13-5"}
     with pytest.raises(IllegalActionError):
         play(s, "4-4@9-8")
@@ -314,7 +314,7 @@ def test_5_1_08_fourteen_extra_turns() -> None:
     s, events = step(_fourteens(), "14-6@9-6")
     assert of_type(events, ExtraTurn) == [ExtraTurn(0)]
     assert s.actor == 0
-    assert s.public_info()["extra_turn"] is True
+    assert s.facts.to_json()["extra_turn"] is True
     # The extra turn is on any arm, not only on the 14.
     assert legal(s) == {"14-0@14-6", "14-5@14-6", "14-5@9-5"}
     s, events = step(s, "14-0@14-6")
@@ -384,7 +384,7 @@ def test_5_1_09_extra_turn_no_move_play_only_if_able() -> None:
     assert s.boneyard_size == 3
     assert names(s.hand(0)) == {"12-11"}
     # RULES.md 6: it counts as an idle turn.
-    assert s.public_info()["idle_turns"] == 1
+    assert s.facts.to_json()["idle_turns"] == 1
 
 
 def test_5_1_09_extra_turn_after_a_draw_is_a_full_turn() -> None:
@@ -421,7 +421,7 @@ def test_5_1_10_reverse() -> None:
     )
     s, events = step(s, "7-3@9-7")
     assert of_type(events, Reversed) == [Reversed(1, -1)]
-    assert s.public_info()["direction"] == -1
+    assert s.facts.to_json()["direction"] == -1
     assert s.actor == 0
     assert legal(s) == {"9-8@9-9"}
     s = play(s, "9-8@9-9")
@@ -452,7 +452,7 @@ def test_5_1_11_three_three_reverse_and_skip() -> None:
         Reversed(1, -1),
         Skipped(0),
     ]
-    assert s.public_info()["direction"] == -1
+    assert s.facts.to_json()["direction"] == -1
     assert s.actor == 3
 
 
@@ -482,12 +482,12 @@ def test_5_1_13_fourteen_fourteen_extra_turn_and_pending_skip() -> None:
     assert of_type(events, ExtraTurn) == [ExtraTurn(0)]
     assert of_type(events, Skipped) == []
     assert s.actor == 0
-    assert s.public_info()["pending_skips"] == 1
+    assert s.facts.to_json()["pending_skips"] == 1
     assert legal(s) == {"2-1@9-1"}
     s, events = step(s, "2-1@9-1")
     assert of_type(events, Skipped) == [Skipped(1)]
     assert s.actor == 2
-    assert s.public_info()["pending_skips"] == 0
+    assert s.facts.to_json()["pending_skips"] == 0
 
 
 # --------------------------------------------------------------------------- 5.1.14
@@ -503,7 +503,7 @@ def _spell_cast(p1_hand, boneyard=("15-12",), options=None):
     )
     s, events = step(s, "13-9@9-9")
     assert of_type(events, SpellCast) == [SpellCast(0, t("13-9"), False)]
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
     assert s.actor == 1
     return s
 
@@ -520,7 +520,7 @@ def test_5_1_14_spell_binds() -> None:
         play(s, "2-1@9-1")
     s, events = step(s, "5-5@13-9")
     assert of_type(events, SpellEnded) == [SpellEnded(1, "broken")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert ends_on(s, "5-5") == [5]
     assert ends_on(s, "13-9") == []
     assert of_type(events, Skipped) == [Skipped(2)]
@@ -543,7 +543,7 @@ def test_5_1_14_breaking_tile_effects_apply(tile, open_, effect, next_actor) -> 
     assert of_type(events, SpellCast) == []
     assert ends_on(s, tile) == [open_]
     assert effect in events
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert s.actor == next_actor
 
 
@@ -559,7 +559,7 @@ def test_5_1_15_spell_draw_two_and_break() -> None:
     assert legal(s) == {"13-0@13-9"}
     s, events = step(s, "13-0@13-9")
     assert of_type(events, SpellEnded) == [SpellEnded(1, "broken")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert ends_on(s, "13-0") == [0]
     assert names(s.hand(1)) == {"2-1", "6-4", "8-7"}
     assert of_type(events, Skipped) == []
@@ -594,7 +594,7 @@ def _immunity(options=None):
         assert legal(s) == {"pass"}
         s = play(s, "pass")
     assert s.actor == 0
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
     return s
 
 
@@ -604,7 +604,7 @@ def test_5_1_16_caster_immunity_spell_persists() -> None:
     assert legal(s) == {"9-4@4-1", "9-4@9-9", "13-0@13-9"}
     s, events = step(s, "9-4@4-1")
     assert of_type(events, SpellEnded) == []
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-9", "caster": 0}
     assert s.actor == 1
     assert s.is_bound(1)
     # [9|2] would fit an empty arm, but P1 is still bound to E.
@@ -621,7 +621,7 @@ def test_5_1_16_caster_playing_on_its_own_end_breaks_it() -> None:
     s = _immunity()
     s, events = step(s, "13-0@13-9")
     assert of_type(events, SpellEnded) == [SpellEnded(0, "broken")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert s.actor == 1
     assert not s.is_bound(1)
     assert legal(s) == {"9-2@9-9"}
@@ -642,7 +642,7 @@ def test_5_1_16_caster_recasts_elsewhere_replaces_the_spell() -> None:
         SpellEnded(0, "replaced"),
         SpellCast(0, t("13-10"), False),
     ]
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-10", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-10", "caster": 0}
     assert ends_on(s, "13-9") == [13]
     assert s.actor == 1
     assert legal(s) == {"13-2@13-10"}
@@ -667,7 +667,7 @@ def _recast(p2_hand, boneyard=("15-12",)):
         SpellEnded(1, "broken"),
         SpellCast(1, t("13-13"), False),
     ]
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-13", "caster": 1}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-13", "caster": 1}
     assert ends_on(s, "13-13") == [13]
     assert of_type(events, Skipped) == []
     assert s.actor == 2
@@ -691,7 +691,7 @@ def test_5_1_17_new_caster_immune_on_next_turn() -> None:
         s = play(s, "draw", "pass")
     assert s.actor == 1
     assert not s.is_bound(1)
-    assert s.public_info()["spell"] == {"kind": "end", "at": "13-13", "caster": 1}
+    assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-13", "caster": 1}
     assert legal(s) == {"9-2@9-9"}
 
 
@@ -704,7 +704,7 @@ def _starter13(options=None):
     assert legal(s) == {"13-13", "15-15"}
     s, events = step(s, "13-13")
     assert of_type(events, SpellCast) == [SpellCast(0, t("13-13"), True)]
-    assert s.public_info()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
+    assert s.facts.to_json()["spell"] == {"kind": "starter", "at": "13-13", "caster": 0}
     assert s.actor == 1
     # Only tiles containing 13, or doubles, on an empty arm.
     assert legal(s) == {"13-4@13-13", "13-6@13-13", "5-5@13-13"}
@@ -713,7 +713,7 @@ def _starter13(options=None):
 
 def test_5_1_18_starter_13_13_all_arms() -> None:
     s = play(_starter13(), "13-4@13-13")
-    assert s.public_info()["spell"] is not None
+    assert s.facts.to_json()["spell"] is not None
     assert s.actor == 2
     # [6|4] would fit the open 4, but only empty arms may be played on.
     assert legal(s) == {"13-5@13-13", "13-7@13-13", "12-12@13-13"}
@@ -729,10 +729,10 @@ def test_5_1_18_starter_13_13_all_arms() -> None:
     s = play(s, "13-7@13-13")
     assert s.actor == 0
     assert legal(s) == {"15-15@13-13", "13-2@13-13"}
-    assert s.public_info()["spell"] is not None
+    assert s.facts.to_json()["spell"] is not None
     s, events = step(s, "13-2@13-13")
     assert of_type(events, SpellEnded) == [SpellEnded(0, "arms_started")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert end_values(s) == [1, 2, 4, 5, 6, 7]
     assert s.actor == 1
     assert not s.is_bound(1)
@@ -743,7 +743,7 @@ def test_5_1_18_starter_13_13_single_play() -> None:
     s = _starter13({"starter13_spell": "single_play"})
     s, events = step(s, "13-4@13-13")
     assert of_type(events, SpellEnded) == [SpellEnded(1, "broken")]
-    assert s.public_info()["spell"] is None
+    assert s.facts.to_json()["spell"] is None
     assert s.actor == 2
     assert not s.is_bound(2)
     assert legal(s) == {"13-5@13-13", "13-7@13-13", "12-12@13-13", "6-4@13-4"}
@@ -794,7 +794,7 @@ def test_5_1_19_starter_3_3() -> None:
     s, events = step(s, "3-3")
     assert of_type(events, Reversed) == [Reversed(0, -1)]
     assert of_type(events, Skipped) == []
-    assert s.public_info()["direction"] == -1
+    assert s.facts.to_json()["direction"] == -1
     assert s.actor == 3
 
 
@@ -881,7 +881,7 @@ def test_5_1_20_drawing_resets_the_idle_count() -> None:
         assert legal(s) == {"pass"}
         s = play(s, "pass")
         assert s.result is None
-    assert s.public_info()["idle_turns"] == 2
+    assert s.facts.to_json()["idle_turns"] == 2
     assert s.actor == 0
     s = play(s, "pass")
     r = s.result

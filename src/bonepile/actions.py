@@ -1,7 +1,9 @@
 """Typed actions with a parse/format pair (FORMATS.md section 1).
 
-``parse_action(str(a)) == a`` for every action. Actions are small immutable values; the rules
-hand out interned instances, so comparing the actions of :meth:`State.legal_actions` is cheap.
+``parse_action(str(a)) is a`` for every action, including a redacted one (``discard ?``, the
+discard another seat sees). Actions are small immutable values; the rules hand out interned
+instances, so comparing the actions of :meth:`State.legal_actions` is cheap, and ``pickle`` and
+``copy`` give back the very same instance (an action crosses the wire as its notation).
 """
 
 from __future__ import annotations
@@ -179,7 +181,8 @@ class Place(Action):
 class Discard(Action):
     """Double Double Dominoes: put ``tile`` from hand into the pit. Written ``discard T``.
 
-    In another seat's view the tile is hidden (``tile`` is ``None``, written ``discard ?``).
+    In another seat's view the tile is hidden (``tile`` is ``None``, written ``discard ?``, which
+    :func:`parse_action` reads back; no rule offers it, and a game record refuses it).
     """
 
     __slots__ = ("tile",)
@@ -227,6 +230,8 @@ class Stop(Action):
 DRAW = Draw()
 PASS = Pass()
 STOP = Stop()
+HIDDEN_DISCARD = Discard(None)
+"""A discard as the other seats see it (``discard ?``): in views, never a legal action."""
 
 LEAD_BY_INDEX: tuple[Lead, ...] = tuple(Lead(t) for t in TILES)
 """``LEAD_BY_INDEX[i]``: the interned lead of the tile with index ``i``."""
@@ -252,11 +257,14 @@ def parse_action(text: str) -> Action:
         return _WORDS[m.group(1).lower()]
     m = _DISCARD_RE.match(text)
     if m:
+        if m.group(1).strip() == "?":
+            return HIDDEN_DISCARD
         try:
             return Discard(parse_tile(m.group(1)))
         except InvalidActionError:
             raise InvalidActionError(
-                f"{text!r} is not an action (expected 'discard T' with a tile, e.g. 'discard 6-4')"
+                f"{text!r} is not an action (expected 'discard T' with a tile, e.g. 'discard 6-4',"
+                " or 'discard ?')"
             ) from None
     m = _PLACE_RE.match(text)
     if m:

@@ -79,18 +79,29 @@ def cli() -> None:
 @cli.command()
 @click.argument("game", required=False)
 def rules(game: str | None) -> None:
-    """List the games, or print every option of GAME."""
+    """List the games, or tell how GAME is played and print every option of it."""
+    from bonepile import rulebook
+
     if game is None:
-        click.echo("Games (bonepile rules GAME for its options):")
+        click.echo("Games (bonepile rules GAME: how to play it, and its options):")
         for g in all_games():
             lo, hi = g.player_range(g.make_options())
             aliases = f" (also: {', '.join(g.aliases)})" if g.aliases else ""
             click.echo(f"  {g.name:<16} {lo}-{hi} players  {g.summary}{aliases}")
+        click.echo(f"The rules pages: {rulebook.DOCS_DIR}/ in the project.")
         return
     g = get_game(game)
     lo, hi = g.player_range(g.make_options())
     click.echo(f"{g.title} ({g.name}): {g.summary}")
     click.echo(f"Players: {lo}-{hi} with the default options.")
+    click.echo("")
+    click.echo("How to play, in brief:")
+    for line in rulebook.plain_text(rulebook.how_to_play(g)).splitlines():
+        click.echo(f"  {line}" if line else "")
+    click.echo("")
+    installed = rulebook.page_file(g)
+    where = f" (installed as {installed})" if installed.is_file() else ""
+    click.echo(f"The full rules: {rulebook.docs_path(g)}{where}.")
     if g.note:
         click.echo(f"Note: {g.note}")
     click.echo('Options (set with --option name=value; in records under "options"):')

@@ -37,3 +37,7 @@ class RecordError(BonepileError):
 
 class DealError(BonepileError):
     """An explicit deal that does not hold the game's set exactly, in hands of the rule's size."""
+
+
+class WireError(BonepileError):
+    """A JSON value that is not the wire form of an event or a result (``from_json``)."""

@@ -3,27 +3,73 @@
 The same events feed the log, ``bonepile watch``, views (after :meth:`Event.redact`) and the UIs.
 Only :class:`Drew` and :class:`Discarded` carry hidden information: the tiles drawn or put in
 the pit, which only their player may see.
+
+Events are immutable values. On the wire an event is a JSON object: its class's :attr:`~Event.TYPE`
+under ``"type"``, then one key per field (:attr:`~Event.FIELDS`), each encoded by its kind:
+``int`` and ``bool`` as themselves, ``str`` a string, ``tile`` a tile string (``"6-4"``),
+``tile?`` a tile string or ``null``, ``tiles?`` a list of tile strings or ``null``, ``cell`` a
+zero-based ``[row, col]`` pair, ``result`` a :class:`~bonepile.result.Result` object.
+:meth:`Event.from_json` reads every event back: ``Event.from_json(e.to_json()) == e``.
+:data:`EVENT_TYPES` lists every event class.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
+from bonepile.errors import BonepileError, WireError, shown
+from bonepile.grid import format_cell
 from bonepile.result import Result
-from bonepile.tiles import Tile
+from bonepile.tiles import Tile, parse_tile
+
+_set = object.__setattr__
+
+Cell = tuple[int, int]
+"""A zero-based ``(row, col)`` board cell (as in :class:`~bonepile.actions.Place`)."""
 
 
 class Event:
-    """Base class of every event; fields are listed in ``__slots__``."""
+    """Base class of every event.
+
+    Each class names its JSON ``type`` (:attr:`TYPE`) and its fields with their wire kinds
+    (:attr:`FIELDS`, in constructor order); ``__slots__`` holds the same fields.
+    """
 
     __slots__ = ()
 
+    TYPE: ClassVar[str] = ""
+    """The ``"type"`` of the event's JSON object (``"drew"``, ``"placed_on_board"``, ...)."""
+    FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """``(name, kind)`` of every field, in constructor order (kinds: see the module doc)."""
+
+    def __init__(self, *values: Any) -> None:
+        fields = type(self).FIELDS
+        if len(values) != len(fields):
+            raise TypeError(f"{type(self).__name__} takes {len(fields)} values, got {len(values)}")
+        for (name, _), value in zip(fields, values, strict=True):
+            _set(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._values())
+
+    def __copy__(self) -> Event:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Event:
+        return self
+
     def _fields(self) -> tuple[str, ...]:
-        fields: tuple[str, ...] = type(self).__slots__
-        return fields
+        return tuple(name for name, _ in type(self).FIELDS)
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f) for f in self._fields())
+        return tuple(getattr(self, name) for name, _ in type(self).FIELDS)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -48,48 +94,201 @@ class Event:
         return repr(self)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict with a ``type`` key."""
-        out: dict[str, Any] = {"type": _snake(type(self).__name__)}
-        for f in self._fields():
-            v = getattr(self, f)
-            if isinstance(v, Tile):
-                v = str(v)
-            elif isinstance(v, tuple) and v and isinstance(v[0], Tile):
-                v = [str(t) for t in v]
-            elif isinstance(v, Result):
-                v = v.to_json()
-            out[f] = v
+        """A JSON-ready dict: ``{"type": TYPE, field: value, ...}`` (see the module doc)."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        for name, kind in type(self).FIELDS:
+            out[name] = _ENCODE[kind](getattr(self, name))
         return out
 
+    @classmethod
+    def from_json(cls, data: Any) -> Event:
+        """The event whose :meth:`to_json` is ``data`` (any event class, by its ``"type"``).
 
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+        Called on a subclass, ``data`` must be an event of that class. An unknown type, a
+        missing or unknown key or a value of the wrong type raises
+        :class:`~bonepile.errors.WireError` with a one-line message.
+        """
+        if not isinstance(data, Mapping):
+            raise WireError(f"event: expected a JSON object, got {shown(data)}")
+        if "type" not in data:
+            raise WireError(f'event: missing key "type" in {shown(data)}')
+        name = data["type"]
+        kind = _BY_TYPE.get(name) if isinstance(name, str) else None
+        if kind is None:
+            known = ", ".join(_BY_TYPE)
+            raise WireError(f"event: unknown type {shown(name)} (known: {known})")
+        if cls is not Event and kind is not cls:
+            raise WireError(f"event: expected type {shown(cls.TYPE)}, got {shown(name)}")
+        allowed = ("type", *(f for f, _ in kind.FIELDS))
+        for key in data:
+            if key not in allowed:
+                raise WireError(
+                    f"event {name}: unknown key {shown(key)} (allowed: {', '.join(allowed)})"
+                )
+        values = []
+        for field, fkind in kind.FIELDS:
+            if field not in data:
+                raise WireError(f"event {name}: missing key {shown(field)}")
+            try:
+                values.append(_DECODE[fkind](data[field]))
+            except _Bad as e:
+                got = shown(data[field])
+                raise WireError(f"event {name}: {field} must be {e}, got {got}") from None
+            except WireError as e:  # a nested result: "result: why"
+                why = str(e).removeprefix("result: ")
+                raise WireError(f"event {name}: {field}: {why}") from None
+        event = kind(*values)
+        event._check()
+        return event
+
+    def _check(self) -> None:
+        """Raise :class:`WireError` when the fields, each of the right kind, do not agree."""
+        if getattr(self, "seat", 0) < 0:
+            raise WireError(f"event {self.TYPE}: seat must not be negative")
 
 
+# ------------------------------------------------------------------------ field codecs
+class _Bad(Exception):
+    """A field value of the wrong kind; the message says what was expected."""
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad("an integer")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad("true or false")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Bad("a string")
+    return value
+
+
+def _tile(value: Any) -> Tile:
+    if isinstance(value, str):
+        try:
+            return parse_tile(value)
+        except BonepileError:
+            pass
+    raise _Bad('a tile string like "6-4"')
+
+
+def _tile_or_none(value: Any) -> Tile | None:
+    if value is None:
+        return None
+    try:
+        return _tile(value)
+    except _Bad:
+        raise _Bad('a tile string like "6-4" or null') from None
+
+
+def _tiles_or_none(value: Any) -> tuple[Tile, ...] | None:
+    if value is None:
+        return None
+    try:
+        if isinstance(value, list | tuple):
+            return tuple(_tile(t) for t in value)
+    except _Bad:
+        pass
+    raise _Bad('a list of tile strings like "6-4", or null')
+
+
+def _cell(value: Any) -> Cell:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(not isinstance(x, bool) and isinstance(x, int) and x >= 0 for x in value)
+    ):
+        return (value[0], value[1])
+    raise _Bad("a [row, col] pair of non-negative integers")
+
+
+def _result(value: Any) -> Result:
+    return Result.from_json(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+_DECODE: dict[str, Callable[[Any], Any]] = {
+    "int": _int,
+    "bool": _bool,
+    "str": _str,
+    "tile": _tile,
+    "tile?": _tile_or_none,
+    "tiles?": _tiles_or_none,
+    "cell": _cell,
+    "result": _result,
+}
+
+_ENCODE: dict[str, Callable[[Any], Any]] = {
+    "int": _same,
+    "bool": _same,
+    "str": _same,
+    "tile": str,
+    "tile?": lambda t: None if t is None else str(t),
+    "tiles?": lambda ts: None if ts is None else [str(t) for t in ts],
+    "cell": list,
+    "result": Result.to_json,
+}
+
+
+# ------------------------------------------------------------------------ the events
 class Led(Event):
-    """``seat`` led ``tile``: the first tile of the layout (the Super Dominoes starter)."""
+    """``seat`` led ``tile``: the first tile of the layout (the Super Dominoes starter).
+
+    JSON: ``{"type": "led", "seat": 0, "tile": "6-6"}``.
+    """
 
     __slots__ = ("seat", "tile")
+    TYPE = "led"
+    FIELDS = (("seat", "int"), ("tile", "tile"))
+    seat: int
+    tile: Tile
 
     def __init__(self, seat: int, tile: Tile) -> None:
-        self.seat = seat
-        self.tile = tile
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
 
     def describe(self) -> str:
         return f"P{self.seat} leads {self.tile}"
 
 
 class Placed(Event):
-    """``seat`` attached ``tile`` to layout tile ``at``, matching ``matched``; ``open`` is left."""
+    """``seat`` attached ``tile`` to layout tile ``at``, matching ``matched``; ``open`` is left.
+
+    JSON: ``{"type": "placed", "seat": 1, "tile": "6-4", "at": "6-6", "matched": 6,
+    "open": 4}``.
+    """
 
     __slots__ = ("at", "matched", "open", "seat", "tile")
+    TYPE = "placed"
+    FIELDS = (
+        ("seat", "int"),
+        ("tile", "tile"),
+        ("at", "tile"),
+        ("matched", "int"),
+        ("open", "int"),
+    )
+    seat: int
+    tile: Tile
+    at: Tile
+    matched: int
+    open: int
 
     def __init__(self, seat: int, tile: Tile, at: Tile, matched: int, open: int) -> None:
-        self.seat = seat
-        self.tile = tile
-        self.at = at
-        self.matched = matched
-        self.open = open
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "at", at)
+        _set(self, "matched", matched)
+        _set(self, "open", open)
 
     def describe(self) -> str:
         return f"P{self.seat} plays {self.tile} on {self.at} (open end {self.open})"
@@ -101,15 +300,32 @@ class Drew(Event):
     ``cause`` says why: ``unable`` (could not play), ``fifteen`` (a 15 was played),
     ``starter`` (a 15-15 starter), ``opening`` (nobody held a double); in Double Double
     Dominoes ``turn`` (the draw that starts a turn) and ``refill`` (back to three).
+
+    JSON: ``{"type": "drew", "seat": 0, "count": 2, "tiles": ["6-4", "3-1"], "cause":
+    "fifteen"}``, ``"tiles": null`` when redacted.
     """
 
     __slots__ = ("cause", "count", "seat", "tiles")
+    TYPE = "drew"
+    FIELDS = (("seat", "int"), ("count", "int"), ("tiles", "tiles?"), ("cause", "str"))
+    seat: int
+    count: int
+    tiles: tuple[Tile, ...] | None
+    cause: str
 
     def __init__(self, seat: int, count: int, tiles: tuple[Tile, ...] | None, cause: str) -> None:
-        self.seat = seat
-        self.count = count
-        self.tiles = tiles
-        self.cause = cause
+        _set(self, "seat", seat)
+        _set(self, "count", count)
+        _set(self, "tiles", tiles)
+        _set(self, "cause", cause)
+
+    def _check(self) -> None:
+        super()._check()
+        if self.count < 0:
+            raise WireError("event drew: count must not be negative")
+        if self.tiles is not None and len(self.tiles) != self.count:
+            n = len(self.tiles)
+            raise WireError(f"event drew: tiles has {n} tiles for a count of {self.count}")
 
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tiles is None:
@@ -132,37 +348,56 @@ class Drew(Event):
 
 
 class Passed(Event):
-    """``seat`` ended its turn without placing a tile."""
+    """``seat`` ended its turn without placing a tile.
+
+    JSON: ``{"type": "passed", "seat": 2}``.
+    """
 
     __slots__ = ("seat",)
+    TYPE = "passed"
+    FIELDS = (("seat", "int"),)
+    seat: int
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
+        _set(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} passes"
 
 
 class Skipped(Event):
-    """``seat`` lost its turn (a forfeit, not a pass)."""
+    """``seat`` lost its turn (a forfeit, not a pass).
+
+    JSON: ``{"type": "skipped", "seat": 1}``.
+    """
 
     __slots__ = ("seat",)
+    TYPE = "skipped"
+    FIELDS = (("seat", "int"),)
+    seat: int
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
+        _set(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} loses a turn"
 
 
 class Reversed(Event):
-    """The direction of play reversed; ``direction`` is the new one (+1 or -1)."""
+    """The direction of play reversed; ``direction`` is the new one (+1 or -1).
+
+    JSON: ``{"type": "reversed", "seat": 0, "direction": -1}``.
+    """
 
     __slots__ = ("direction", "seat")
+    TYPE = "reversed"
+    FIELDS = (("seat", "int"), ("direction", "int"))
+    seat: int
+    direction: int
 
     def __init__(self, seat: int, direction: int) -> None:
-        self.seat = seat
-        self.direction = direction
+        _set(self, "seat", seat)
+        _set(self, "direction", direction)
 
     def describe(self) -> str:
         way = "clockwise" if self.direction > 0 else "counter-clockwise"
@@ -170,14 +405,22 @@ class Reversed(Event):
 
 
 class SpellCast(Event):
-    """``seat`` cast a spell on the end of layout tile ``at`` (the starter for a starter spell)."""
+    """``seat`` cast a spell on the end of layout tile ``at`` (the starter for a starter spell).
+
+    JSON: ``{"type": "spell_cast", "seat": 0, "at": "13-4", "starter": false}``.
+    """
 
     __slots__ = ("at", "seat", "starter")
+    TYPE = "spell_cast"
+    FIELDS = (("seat", "int"), ("at", "tile"), ("starter", "bool"))
+    seat: int
+    at: Tile
+    starter: bool
 
     def __init__(self, seat: int, at: Tile, starter: bool) -> None:
-        self.seat = seat
-        self.at = at
-        self.starter = starter
+        _set(self, "seat", seat)
+        _set(self, "at", at)
+        _set(self, "starter", starter)
 
     def describe(self) -> str:
         if self.starter:
@@ -186,13 +429,20 @@ class SpellCast(Event):
 
 
 class SpellEnded(Event):
-    """The spell ended: ``how`` is ``broken``, ``arms_started``, ``caster_turn`` or ``replaced``."""
+    """The spell ended: ``how`` is ``broken``, ``arms_started``, ``caster_turn`` or ``replaced``.
+
+    JSON: ``{"type": "spell_ended", "seat": 1, "how": "broken"}``.
+    """
 
     __slots__ = ("how", "seat")
+    TYPE = "spell_ended"
+    FIELDS = (("seat", "int"), ("how", "str"))
+    seat: int
+    how: str
 
     def __init__(self, seat: int, how: str) -> None:
-        self.seat = seat
-        self.how = how
+        _set(self, "seat", seat)
+        _set(self, "how", how)
 
     def describe(self) -> str:
         text = {
@@ -205,12 +455,18 @@ class SpellEnded(Event):
 
 
 class ExtraTurn(Event):
-    """``seat`` takes another turn at once (a 14)."""
+    """``seat`` takes another turn at once (a 14).
+
+    JSON: ``{"type": "extra_turn", "seat": 0}``.
+    """
 
     __slots__ = ("seat",)
+    TYPE = "extra_turn"
+    FIELDS = (("seat", "int"),)
+    seat: int
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
+        _set(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} takes an extra turn"
@@ -218,38 +474,70 @@ class ExtraTurn(Event):
 
 class PlacedOnBoard(Event):
     """Double Double Dominoes: ``seat`` put ``tile`` on the board, pips ``p`` on ``cell1`` and
-    ``q`` on ``cell2`` (cells in notation, ``"8H"``); ``chain`` when it continued a double."""
+    ``q`` on ``cell2`` (zero-based ``(row, col)`` cells, as in
+    :class:`~bonepile.actions.Place`); ``chain`` when it continued a double.
+
+    JSON: ``{"type": "placed_on_board", "seat": 0, "tile": "6-3", "p": 3, "q": 6,
+    "cell1": [7, 6], "cell2": [7, 7], "chain": false}`` (cells ``8G`` and ``8H``).
+    """
 
     __slots__ = ("cell1", "cell2", "chain", "p", "q", "seat", "tile")
+    TYPE = "placed_on_board"
+    FIELDS = (
+        ("seat", "int"),
+        ("tile", "tile"),
+        ("p", "int"),
+        ("q", "int"),
+        ("cell1", "cell"),
+        ("cell2", "cell"),
+        ("chain", "bool"),
+    )
+    seat: int
+    tile: Tile
+    p: int
+    q: int
+    cell1: Cell
+    cell2: Cell
+    chain: bool
 
     def __init__(
-        self, seat: int, tile: Tile, p: int, q: int, cell1: str, cell2: str, chain: bool
+        self, seat: int, tile: Tile, p: int, q: int, cell1: Cell, cell2: Cell, chain: bool
     ) -> None:
-        self.seat = seat
-        self.tile = tile
-        self.p = p
-        self.q = q
-        self.cell1 = cell1
-        self.cell2 = cell2
-        self.chain = chain
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "p", p)
+        _set(self, "q", q)
+        _set(self, "cell1", (cell1[0], cell1[1]))
+        _set(self, "cell2", (cell2[0], cell2[1]))
+        _set(self, "chain", chain)
 
     def describe(self) -> str:
         how = " next to the double" if self.chain else ""
-        where = f"{self.p} on {self.cell1}, {self.q} on {self.cell2}"
+        c1, c2 = format_cell(*self.cell1), format_cell(*self.cell2)
+        where = f"{self.p} on {c1}, {self.q} on {c2}"
         return f"P{self.seat} places {self.tile}{how}: {where}"
 
 
 class Scored(Event):
     """``seat`` scored ``points`` (``kind``: ``diamond`` or ``bonus``) and now stands at
-    ``position`` on the score track."""
+    ``position`` on the score track.
+
+    JSON: ``{"type": "scored", "seat": 1, "points": 4, "kind": "diamond", "position": 4}``.
+    """
 
     __slots__ = ("kind", "points", "position", "seat")
+    TYPE = "scored"
+    FIELDS = (("seat", "int"), ("points", "int"), ("kind", "str"), ("position", "int"))
+    seat: int
+    points: int
+    kind: str
+    position: int
 
     def __init__(self, seat: int, points: int, kind: str, position: int) -> None:
-        self.seat = seat
-        self.points = points
-        self.kind = kind
-        self.position = position
+        _set(self, "seat", seat)
+        _set(self, "points", points)
+        _set(self, "kind", kind)
+        _set(self, "position", position)
 
     def describe(self) -> str:
         what = "for the diamond" if self.kind == "diamond" else "track bonus"
@@ -257,13 +545,20 @@ class Scored(Event):
 
 
 class Discarded(Event):
-    """``seat`` put ``tile`` into the pit, face down (``None`` for every other seat)."""
+    """``seat`` put ``tile`` into the pit, face down (``None`` for every other seat).
+
+    JSON: ``{"type": "discarded", "seat": 0, "tile": "1-0"}``, ``"tile": null`` when redacted.
+    """
 
     __slots__ = ("seat", "tile")
+    TYPE = "discarded"
+    FIELDS = (("seat", "int"), ("tile", "tile?"))
+    seat: int
+    tile: Tile | None
 
     def __init__(self, seat: int, tile: Tile | None) -> None:
-        self.seat = seat
-        self.tile = tile
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
 
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tile is None:
@@ -276,24 +571,37 @@ class Discarded(Event):
 
 
 class ChainStopped(Event):
-    """``seat`` chose not to continue its double chain."""
+    """``seat`` chose not to continue its double chain.
+
+    JSON: ``{"type": "chain_stopped", "seat": 1}``.
+    """
 
     __slots__ = ("seat",)
+    TYPE = "chain_stopped"
+    FIELDS = (("seat", "int"),)
+    seat: int
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
+        _set(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} stops the chain"
 
 
 class HandEnded(Event):
-    """The hand is over with ``result``."""
+    """The hand is over with ``result``.
+
+    JSON: ``{"type": "hand_ended", "result": {"reason": "domino", "winners": [0],
+    "points": [12, 0]}}`` (see :meth:`Result.to_json <bonepile.result.Result.to_json>`).
+    """
 
     __slots__ = ("result",)
+    TYPE = "hand_ended"
+    FIELDS = (("result", "result"),)
+    result: Result
 
     def __init__(self, result: Result) -> None:
-        self.result = result
+        _set(self, "result", result)
 
     def describe(self) -> str:
         r = self.result
@@ -305,3 +613,24 @@ class HandEnded(Event):
             pts = max(r.points) if r.points else 0
             return f"hand over ({r.reason}): {who} win{'s' if len(r.winners) == 1 else ''} {pts}"
         return f"hand over ({r.reason}): no winner"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    Led,
+    Placed,
+    Drew,
+    Passed,
+    Skipped,
+    Reversed,
+    SpellCast,
+    SpellEnded,
+    ExtraTurn,
+    PlacedOnBoard,
+    Scored,
+    Discarded,
+    ChainStopped,
+    HandEnded,
+)
+"""Every event class, for dispatch (:meth:`Event.from_json`) and schema generation."""
+
+_BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}

@@ -145,6 +145,11 @@ class Board:
     def __repr__(self) -> str:
         return f"<Board {self.name} {self.rows}x{self.cols}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.name in BOARD_NAMES and _shipped(self.name) == self:
+            return (_shipped, (self.name,))
+        return (board_from_json, (self.to_json(),))
+
 
 def _fail(why: str) -> BoardError:
     return BoardError(f"board: {why}")
@@ -358,38 +363,68 @@ BoardPlaced = tuple[Any, tuple[int, int, int, int, int, int]] | None
 """A persistent list of board placements: ``(previous, (tile, cell1, cell2, p, q, seat))``."""
 
 
-@dataclass(frozen=True, slots=True)
+Cell = tuple[int, int]
+"""A cell as zero-based ``(row, col)``: ``(7, 7)`` is ``8H``, the centre of the 15x15 board."""
+
+
+@dataclass(frozen=True)
 class BoardPlacement:
-    """A tile on the board: pips ``p`` on ``cell1`` and ``q`` on ``cell2`` (cell notation)."""
+    """A tile on the board: pips ``p`` on ``cell1`` and ``q`` on ``cell2``, zero-based
+    ``(row, col)`` cells in reading order, put there by ``seat``."""
 
     tile: Tile
-    cell1: str
-    cell2: str
+    cell1: Cell
+    cell2: Cell
     p: int
     q: int
     seat: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BoardPlacement, (self.tile, self.cell1, self.cell2, self.p, self.q, self.seat))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: ``{tile, cells: [[row, col], [row, col]], pips: [p, q], seat}``."""
+        return {
+            "tile": str(self.tile),
+            "cells": [list(self.cell1), list(self.cell2)],
+            "pips": [self.p, self.q],
+            "seat": self.seat,
+        }
+
 
 class BoardLayout:
-    """The tiles on a board, in play order, for views, summaries and renderers (built lazily)."""
+    """The board and the tiles on it, in play order, with every player's piece on the score
+    track: what a renderer needs to draw a board game (placements built lazily).
 
-    __slots__ = ("_placed", "_placements", "board")
+    ``board`` is the :class:`Board` (grid, diamonds, star, track, victory totals);
+    ``positions`` every seat's track position.
+    """
 
+    __slots__ = ("_placed", "_placements", "board", "positions")
+
+    family = "board"
     ends: tuple[()] = ()
     """A board has no open ends in the line games' sense (placements are cell pairs)."""
 
-    def __init__(self, board: Board, placed: BoardPlaced) -> None:
+    def __init__(
+        self,
+        board: Board,
+        placed: BoardPlaced = None,
+        positions: tuple[int, ...] = (),
+        placements: tuple[BoardPlacement, ...] | None = None,
+    ) -> None:
         self.board = board
+        self.positions = tuple(positions)
         self._placed = placed
-        self._placements: tuple[BoardPlacement, ...] | None = None
+        self._placements: tuple[BoardPlacement, ...] | None = placements
 
     @property
     def placements(self) -> tuple[BoardPlacement, ...]:
         """Every tile on the board, in play order."""
         if self._placements is None:
-            name = self.board.cell_name
+            rc = self.board.rc
             self._placements = tuple(
-                BoardPlacement(TILES[t], name(a), name(b), p, q, seat)
+                BoardPlacement(TILES[t], rc(a), rc(b), p, q, seat)
                 for t, a, b, p, q, seat in unroll(self._placed)
             )
         return self._placements
@@ -404,9 +439,9 @@ class BoardLayout:
         """Every tile on the board, in play order."""
         return tuple(p.tile for p in self.placements)
 
-    def pips(self) -> dict[str, int]:
-        """The pips showing on every covered cell, by cell notation."""
-        out: dict[str, int] = {}
+    def pips(self) -> dict[Cell, int]:
+        """The pips showing on every covered cell, by ``(row, col)``."""
+        out: dict[Cell, int] = {}
         for pl in self.placements:
             out[pl.cell1] = pl.p
             out[pl.cell2] = pl.q
@@ -416,26 +451,66 @@ class BoardLayout:
         return (
             isinstance(other, BoardLayout)
             and self.board == other.board
+            and self.positions == other.positions
             and self.placements == other.placements
         )
 
     def __hash__(self) -> int:
-        return hash(self.placements)
+        return hash((self.placements, self.positions))
 
     def __repr__(self) -> str:
         return f"BoardLayout({self.board.name}, {len(self.placements)} tiles)"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BoardLayout, (self.board, None, self.positions, self.placements))
+
     def to_json(self) -> dict[str, Any]:
-        """JSON form: the board's name and the placements ``{tile, cells, pips, seat}``."""
+        """JSON form: ``family: "board"``, the whole board (the data format of
+        :func:`board_from_json`, plus ``star`` and ``diamonds`` as ``[row, col]`` cells for
+        convenience), the placements and every seat's track position."""
+        b = self.board
+        board = b.to_json()
+        board["star"] = list(b.rc(b.star))
+        board["diamonds"] = [[*b.rc(i), v] for i, v in enumerate(b.diamonds) if v]
         return {
-            "board": self.board.name,
-            "tiles": [
-                {
-                    "tile": str(p.tile),
-                    "cells": [p.cell1, p.cell2],
-                    "pips": [p.p, p.q],
-                    "seat": p.seat,
-                }
-                for p in self.placements
-            ],
+            "family": "board",
+            "board": board,
+            "tiles": [p.to_json() for p in self.placements],
+            "positions": list(self.positions),
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> BoardLayout:
+        """Inverse of :meth:`to_json`, checked (the board is validated as a board file is)."""
+        if not isinstance(data, Mapping) or data.get("family") != "board":
+            raise _fail("a board layout must be an object with family 'board'")
+        board_in = data.get("board")
+        if not isinstance(board_in, Mapping):
+            raise _fail("layout.board must be an object")
+        board = board_from_json({k: v for k, v in board_in.items() if k in BOARD_KEYS})
+        tiles_in = data.get("tiles")
+        positions = data.get("positions")
+        if not isinstance(tiles_in, list) or not isinstance(positions, list):
+            raise _fail("layout: tiles and positions must be lists")
+        out = []
+        for i, t in enumerate(tiles_in):
+            if not isinstance(t, Mapping):
+                raise _fail(f"layout.tiles[{i}] must be an object")
+            try:
+                tile = Tile.parse(t.get("tile"))
+                (r1, c1), (r2, c2) = t.get("cells")
+                p, q = t.get("pips")
+                seat = t.get("seat")
+            except (TypeError, ValueError):
+                raise _fail(f"layout.tiles[{i}]: tile, cells, pips and seat expected") from None
+            values = (r1, c1, r2, c2, p, q, seat)
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+                raise _fail(f"layout.tiles[{i}]: cells, pips and seat must be integers")
+            if not (0 <= r1 < board.rows and 0 <= r2 < board.rows) or not (
+                0 <= c1 < board.cols and 0 <= c2 < board.cols
+            ):
+                raise _fail(f"layout.tiles[{i}]: a cell is off the board")
+            out.append(BoardPlacement(tile, (r1, c1), (r2, c2), p, q, seat))
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in positions):
+            raise _fail("layout.positions must be integers")
+        return cls(board, None, tuple(positions), tuple(out))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,6 +25,49 @@ MAX_INT = 10**9
 
 def _short(value: Any) -> str:
     return shown(value, 40)
+
+
+class IntMap(Mapping[str, int]):
+    """An immutable, hashable mapping of names to integers (an ``int_map`` option's value).
+
+    Options objects are frozen all the way down: this replaces a ``dict``, compares equal to
+    a ``dict`` with the same items, pickles, and turns back into a ``dict`` for JSON.
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, int] | None = None) -> None:
+        self._items: tuple[tuple[str, int], ...] = tuple(sorted((items or {}).items()))
+
+    def __getitem__(self, key: str) -> int:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IntMap):
+            return self._items == other._items
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __repr__(self) -> str:
+        return f"IntMap({dict(self._items)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (IntMap, (dict(self._items),))
+
+
+def _jsonable(value: Any) -> Any:
+    return dict(value) if isinstance(value, Mapping) else value
 
 
 @dataclass(frozen=True)
@@ -70,7 +113,7 @@ class OptionSpec:
 
     def format_value(self, value: Any) -> str:
         """A value as written in records and on the command line."""
-        return json.dumps(value)
+        return json.dumps(_jsonable(value))
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` checked (and normalised), or raise :class:`OptionError`."""
@@ -91,7 +134,9 @@ class OptionSpec:
             return self._check_int(n, value)
         if self.kind == "int_map":
             if not isinstance(value, Mapping):
-                raise OptionError(f"option {n} must be an object like {json.dumps(self.default)}")
+                raise OptionError(
+                    f"option {n} must be an object like {json.dumps(_jsonable(self.default))}"
+                )
             merged = dict(self.default)
             for k, v in value.items():
                 if str(k) not in self.keys:
@@ -99,7 +144,7 @@ class OptionSpec:
                         f"option {n} has unknown key {json.dumps(k)} (keys: {', '.join(self.keys)})"
                     )
                 merged[str(k)] = self._check_int(f"{n}[{k}]", v)
-            return merged
+            return IntMap(merged)
         raise AssertionError(self.kind)
 
     def _check_int(self, n: str, value: Any) -> int:
@@ -153,7 +198,7 @@ def option(
         kind = "bool"
     elif choices:
         kind = "choice"
-    elif isinstance(default, dict):
+    elif isinstance(default, Mapping):
         kind = "int_map"
     elif default is None or nullable:
         kind = "optional_int"
@@ -168,9 +213,8 @@ def option(
         "allowed": allowed,
         "keys": keys,
     }
-    if isinstance(default, dict):
-        frozen = dict(default)
-        return field(default_factory=lambda: dict(frozen), metadata=meta)
+    if isinstance(default, Mapping):
+        default = IntMap(default)
     return field(default=default, metadata=meta)
 
 
@@ -224,7 +268,7 @@ def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> 
 
 def options_to_json(opts: Any) -> dict[str, Any]:
     """Every option of ``opts`` as a JSON-ready dict."""
-    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
+    return {f.name: _jsonable(getattr(opts, f.name)) for f in dataclasses.fields(opts)}
 
 
 def non_default_options(opts: Any) -> dict[str, Any]:
@@ -233,7 +277,7 @@ def non_default_options(opts: Any) -> dict[str, Any]:
     for spec in option_specs(type(opts)):
         v = getattr(opts, spec.name)
         if v != spec.default:
-            out[spec.name] = v
+            out[spec.name] = _jsonable(v)
     return out
 
 

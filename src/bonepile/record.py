@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bonepile.actions import parse_action
+from bonepile.actions import Discard, parse_action
 from bonepile.errors import BonepileError, RecordError, shown
 from bonepile.games import Game, get_game
 from bonepile.options import non_default_options
@@ -201,6 +201,12 @@ def replay_moves(state: State, moves: list[str]) -> State:
             action = parse_action(text)
         except BonepileError as e:
             raise _fail(where, str(e)) from None
+        if isinstance(action, Discard) and action.tile is None:
+            raise _fail(
+                where,
+                "the discarded tile is hidden ('discard ?' is how other seats see a discard); "
+                "a record holds the real move, 'discard T'",
+            )
         try:
             state = state.apply(action)
         except BonepileError as e:

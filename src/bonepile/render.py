@@ -1,12 +1,12 @@
 """Text rendering of positions: pure functions from a state or view to lines of text.
 
-A tile in a chain is drawn ``a|b`` with the half that matches its parent first, so a line
-reads left to right as it was built; ``[6|6]`` marks the lead or starter.
+A tile in a chain is drawn ``a|b`` with the half that touches its parent first, so a line
+reads left to right as it was built (a double played wild on a 13 shows its own pips:
+``5|5``); ``[6|6]`` marks the lead or starter. Everything is read from the layout, the
+game's public facts and their ``notes()``: no game is named here.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from bonepile.grid import BoardLayout
 from bonepile.layout import Layout, Placement
@@ -17,9 +17,9 @@ from bonepile.tiles import Tile
 
 def _oriented(p: Placement, flip: bool = False) -> str:
     t = p.tile
-    if p.matched is None:
+    if p.inner is None or p.outer is None:
         return f"[{t.hi}|{t.lo}]"
-    a, b = p.matched, p.open
+    a, b = p.inner, p.outer
     if flip:
         a, b = b, a
     return f"{a}|{b}"
@@ -66,9 +66,7 @@ def _branches(layout: Layout, tile: Tile, depth: int, spelled: Tile | None) -> l
     return lines
 
 
-def render_layout(
-    layout: Layout | BoardLayout, game: str, spelled: Tile | None = None
-) -> list[str]:
+def render_layout(layout: Layout | BoardLayout, spelled: Tile | None = None) -> list[str]:
     """The layout as lines of text: a line for the line games, arms or a tree otherwise, the
     grid for a board game."""
     if isinstance(layout, BoardLayout):
@@ -78,12 +76,18 @@ def render_layout(
     root = layout.placements[0]
     kids = layout.children(root.tile)
     if (
-        game in ("block", "draw")
+        layout.family == "line"
         and len(kids) <= 2
         and all(len(_chain(layout, k)) == _subtree_size(layout, k) for k in kids)
     ):
-        left = _chain(layout, kids[1]) if len(kids) > 1 else []
-        right = _chain(layout, kids[0]) if kids else []
+        by_slot = {k.slot: k for k in kids}
+        if root.tile.is_double:  # across the line: the first branch goes right
+            right_kid = kids[0] if kids else None
+            left_kid = kids[1] if len(kids) > 1 else None
+        else:  # drawn [hi|lo]: the high half (slot 0) faces left, the low half right
+            left_kid, right_kid = by_slot.get(0), by_slot.get(1)
+        left = _chain(layout, left_kid) if left_kid is not None else []
+        right = _chain(layout, right_kid) if right_kid is not None else []
         parts = [_oriented(p, flip=True) for p in reversed(left)]
         parts.append(_oriented(root))
         parts.extend(_oriented(p) for p in right)
@@ -93,7 +97,7 @@ def render_layout(
     lines.extend(_branches(layout, root.tile, 1, spelled))
     root_ends = [e for e in layout.ends if e.at is root.tile]
     if root_ends:
-        word = "arm" if game == "super_dominoes" else "side"
+        word = "arm" if layout.family == "fat_spinner" else "side"
         lines.append(
             f"  - {len(root_ends)} empty {word}{'s' if len(root_ends) != 1 else ''}"
             f" (open {root_ends[0].value})"
@@ -109,7 +113,8 @@ def render_board(layout: BoardLayout) -> list[str]:
     pips: dict[int, int] = {}
     mate: dict[int, int] = {}
     for pl in layout.placements:
-        a, x = b.cell(pl.cell1), b.cell(pl.cell2)
+        a = pl.cell1[0] * b.cols + pl.cell1[1]
+        x = pl.cell2[0] * b.cols + pl.cell2[1]
         pips[a], pips[x] = pl.p, pl.q
         mate[a], mate[x] = x, a
     lines = ["    " + " ".join(f"{chr(65 + c):>2}" for c in range(b.cols))]
@@ -135,48 +140,18 @@ def render_board(layout: BoardLayout) -> list[str]:
     return lines
 
 
-def _track(state: State, info: dict[str, Any]) -> str:
+def _track(layout: BoardLayout, players: int) -> str:
+    b = layout.board
     parts = []
-    for seat, (pos, pip) in enumerate(zip(info["positions"], info["track_pips"], strict=True)):
+    for seat, pos in enumerate(layout.positions):
+        pip = b.track_pips(pos)
         shows = "start" if pos == 0 else ("past the end" if pip is None else f"shows {pip}")
         parts.append(f"P{seat} {pos} ({shows})")
-    return "Track: " + "  ".join(parts) + f"; victory at {info['victory_total']}"
+    return "Track: " + "  ".join(parts) + f"; victory at {b.victory_total(players)}"
 
 
 def _subtree_size(layout: Layout, p: Placement) -> int:
     return 1 + sum(_subtree_size(layout, k) for k in layout.children(p.tile))
-
-
-def _status(info: dict[str, Any], players: int) -> list[str]:
-    out = []
-    if "direction" in info and players > 2:
-        out.append("direction: " + ("clockwise" if info["direction"] > 0 else "counter-clockwise"))
-    spell = info.get("spell")
-    if spell:
-        if spell["kind"] == "starter":
-            out.append(f"spell: starter spell of P{spell['caster']} (start the empty arms)")
-        else:
-            out.append(f"spell: on the 13 of {spell['at']}, cast by P{spell['caster']}")
-    if "unlocked" in info:
-        nums = ", ".join(str(v) for v in info["unlocked"]) or "none"
-        out.append(f"unlocked numbers: {nums}")
-    if info.get("pending_skips"):
-        out.append(f"pending skips: {info['pending_skips']}")
-    if info.get("extra_turn"):
-        out.append("extra turn")
-    if info.get("pit"):
-        out.append(f"pit: {_count(info['pit'], 'tile')} face down")
-    if info.get("chain"):
-        out.append(f"chain: may place next to the double on {'/'.join(info['chain'])}")
-    if info.get("last_draw_drawn"):
-        out.append("the last boneyard tile is drawn: the game ends after this turn")
-    if info.get("phase") in ("opening", "opening_draw"):
-        out.append(
-            "opening: looking for a double to set"
-            if info["phase"] == "opening"
-            else "opening: nobody held a double; drawing for one"
-        )
-    return out
 
 
 def _count(k: int, word: str) -> str:
@@ -185,13 +160,13 @@ def _count(k: int, word: str) -> str:
 
 def render_state(state: State) -> str:
     """The full position (every hand shown), as for ``bonepile replay``."""
-    info = state.public_info()
-    spelled = None
-    spell = info.get("spell")
-    if spell:
-        spelled = Tile.parse(spell["at"])
+    facts = state.facts
+    spell = getattr(facts, "spell", None)
+    spelled = getattr(spell, "at", None)
+    layout = state.layout
+    board = layout if isinstance(layout, BoardLayout) else None
     lines = [f"{state.game.title}, {state.players} players, {len(state.moves)} moves"]
-    lines.extend(render_layout(state.layout, state.game.name, spelled))
+    lines.extend(render_layout(layout, spelled))
     for seat in range(state.players):
         mark = "▶" if seat == state.actor else " "
         tiles = " ".join(str(t) for t in state.hand(seat)) or "(empty)"
@@ -200,16 +175,16 @@ def render_state(state: State) -> str:
             f"{_count(state.hand_pips(seat), 'pip')}): {tiles}"
         )
     lines.append(f"Boneyard: {_count(state.boneyard_size, 'tile')}")
-    status = _status(info, state.players)
+    status = [n for n in facts.notes() if state.players > 2 or not n.startswith("direction")]
     if status:
         lines.append("State: " + "; ".join(status))
-    if "positions" in info:
-        lines.append(_track(state, info))
+    if board is not None:
+        lines.append(_track(board, state.players))
     elif any(state.scores_before) or state.is_over:
         lines.append("Scores: " + "  ".join(f"P{i} {s}" for i, s in enumerate(state.scores)))
     if state.result is not None:
         r = state.result
-        if r.winners and "positions" in info:
+        if r.winners and board is not None:
             who = ", ".join(f"P{w}" for w in r.winners)
             lines.append(f"Result: {r.reason}; winner {who} with {state.scores[r.winners[0]]}")
         elif r.winners:

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from bonepile.errors import WireError, shown
 
 Reason = Literal["domino", "blocked", "victory_total", "last_draw", "board_full"]
 """Why a hand ended (FORMATS.md section 4)."""
 
 REASONS: tuple[Reason, ...] = ("domino", "blocked", "victory_total", "last_draw", "board_full")
 
+_KEYS = ("reason", "winners", "points")
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The end of a hand: why it ended, who won (ascending seats), points scored per seat."""
+    """The end of a hand: why it ended, who won (ascending seats), points scored per seat.
+
+    JSON: ``{"reason": "domino", "winners": [0], "points": [12, 0, 0]}``.
+    """
 
     reason: Reason
     winners: tuple[int, ...]
@@ -25,5 +33,35 @@ class Result:
 
     @classmethod
     def from_json(cls, data: Any) -> Result:
-        """Inverse of :meth:`to_json` (no validation beyond types)."""
-        return cls(data["reason"], tuple(data["winners"]), tuple(data["points"]))
+        """Inverse of :meth:`to_json`, checked: ``reason`` one of :data:`REASONS`, ``points``
+        a list of integers (one per seat), ``winners`` a list of distinct seats in ascending
+        order. Anything else raises :class:`~bonepile.errors.WireError` with one line."""
+        if not isinstance(data, Mapping):
+            raise WireError(f"result: expected a JSON object, got {shown(data)}")
+        for key in data:
+            if key not in _KEYS:
+                raise WireError(f"result: unknown key {shown(key)} (allowed: {', '.join(_KEYS)})")
+        for key in _KEYS:
+            if key not in data:
+                raise WireError(f"result: missing key {shown(key)}")
+        reason = data["reason"]
+        if not isinstance(reason, str) or reason not in REASONS:
+            raise WireError(
+                f"result: reason must be one of {', '.join(REASONS)}, got {shown(reason)}"
+            )
+        points = _ints(data["points"], "points")
+        winners = _ints(data["winners"], "winners")
+        if any(not 0 <= w < len(points) for w in winners) or list(winners) != sorted(set(winners)):
+            raise WireError(
+                f"result: winners must be distinct seats (0 to {len(points) - 1}) in ascending "
+                f"order, got {shown(data['winners'])}"
+            )
+        return cls(reason, winners, points)
+
+
+def _ints(value: Any, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or any(
+        isinstance(x, bool) or not isinstance(x, int) for x in value
+    ):
+        raise WireError(f"result: {key} must be a list of integers, got {shown(value)}")
+    return tuple(value)

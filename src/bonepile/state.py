@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
@@ -20,6 +22,7 @@ from bonepile.result import Result
 from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
 
 if TYPE_CHECKING:
+    from bonepile.facts import PublicFacts
     from bonepile.games.base import Game
     from bonepile.grid import BoardLayout
     from bonepile.layout import Layout
@@ -27,50 +30,117 @@ if TYPE_CHECKING:
 Moves = tuple[Any, Action] | None
 """A persistent list of the actions taken so far: ``(previous, action)`` cells."""
 
+Turns = tuple[Any, tuple[int, Action, tuple[Event, ...]]] | None
+"""A persistent list of the hand's turns: ``(previous, (seat, action, events))`` cells."""
 
-class State:
+
+OptionsT = TypeVar("OptionsT")
+"""The options class of a game (each game has its own frozen dataclass)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(Generic[OptionsT]):
     """A position of one hand of one game. Subclasses hold each game family's rules.
 
-    Public attributes (read-only): ``game`` (the :class:`~bonepile.games.Game`), ``options``,
-    ``players`` (seat count), ``actor`` (the seat to act, ``None`` when over), ``result``
-    (a :class:`~bonepile.result.Result` once the hand is over), ``scores_before`` (match totals
-    before this hand), ``leader`` (the seat a match's next-hand rule named for this hand, or
-    ``None``; see :meth:`~bonepile.games.Game.next_leader`).
+    Public attributes are read-only: ``game`` (the :class:`~bonepile.games.Game`), ``options``
+    (the game's options object), ``players`` (seat count), ``actor`` (the seat to act, ``None``
+    when over), ``result`` (a :class:`~bonepile.result.Result` once the hand is over),
+    ``first_player``, ``seed`` (the deal's seed, ``None`` for an explicit deal),
+    ``scores_before`` (match totals before this hand), ``leader`` (the seat a match's
+    next-hand rule named for this hand, or ``None``; see
+    :meth:`~bonepile.games.Game.next_leader`). Nothing outside the rules can change a state:
+    :meth:`apply` makes a new one.
     """
 
     __slots__ = (
+        "_actor",
+        "_bone",
+        "_bpos",
+        "_first_player",
+        "_game",
+        "_hands",
+        "_leader",
         "_legal",
         "_moves",
+        "_options",
+        "_players",
+        "_ply",
+        "_prev",
+        "_result",
         "_root",
-        "actor",
-        "bone",
-        "bpos",
-        "first_player",
-        "game",
-        "hands",
-        "leader",
-        "options",
-        "players",
-        "result",
-        "scores_before",
-        "seed",
+        "_scores_before",
+        "_seed",
+        "_seen",
+        "_turns",
+        "_turns_ok",
     )
 
-    game: Game
-    options: Any
-    players: int
-    hands: tuple[int, ...]
-    bone: tuple[int, ...]
-    bpos: int
-    actor: int | None
-    result: Result | None
-    first_player: int
-    leader: int | None
-    scores_before: tuple[int, ...]
-    seed: int | None
+    _game: Game[OptionsT]
+    _options: OptionsT
+    _players: int
+    _hands: tuple[int, ...]
+    _bone: tuple[int, ...]
+    _bpos: int
+    _actor: int | None
+    _result: Result | None
+    _first_player: int
+    _leader: int | None
+    _scores_before: tuple[int, ...]
+    _seed: int | None
     _legal: tuple[Action, ...] | None
     _moves: Moves
-    _root: State | None
+    _root: State[OptionsT] | None
+    _prev: State[OptionsT] | None
+    _ply: int
+    _seen: dict[int | None, Turns] | None
+    _turns: Turns
+    _turns_ok: bool
+
+    # ----------------------------------------------------------------- read-only attributes
+    @property
+    def game(self) -> Game[OptionsT]:
+        """The game this hand is a hand of."""
+        return self._game
+
+    @property
+    def options(self) -> OptionsT:
+        """The game's options object (frozen)."""
+        return self._options
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._players
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, ``None`` once the hand is over."""
+        return self._actor
+
+    @property
+    def result(self) -> Result | None:
+        """How the hand ended (``None`` while it runs)."""
+        return self._result
+
+    @property
+    def first_player(self) -> int:
+        """The seat that had the first decision of the hand."""
+        return self._first_player
+
+    @property
+    def leader(self) -> int | None:
+        """The seat a match's next-hand rule named for this hand, or ``None``."""
+        return self._leader
+
+    @property
+    def scores_before(self) -> tuple[int, ...]:
+        """Match totals before this hand (zeros outside a match)."""
+        return self._scores_before
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the hand was dealt from (``None`` for an explicit deal)."""
+        return self._seed
 
     # ----------------------------------------------------------------- construction helpers
     def _init_base(
@@ -84,42 +154,61 @@ class State:
         scores_before: Sequence[int] | None,
         leader: int | None = None,
     ) -> None:
-        self.game = game
-        self.options = options
-        self.players = len(hands)
-        self.hands = tuple(hands)
-        self.bone = tuple(bone)
-        self.bpos = 0
-        self.first_player = first_player
-        self.leader = leader
-        self.actor = None
-        self.result = None
-        self.seed = seed
-        self.scores_before = (
+        self._game = game
+        self._options = options
+        self._players = len(hands)
+        self._hands = tuple(hands)
+        self._bone = tuple(bone)
+        self._bpos = 0
+        self._first_player = first_player
+        self._leader = leader
+        self._actor = None
+        self._result = None
+        self._seed = seed
+        self._scores_before = (
             tuple(scores_before) if scores_before is not None else (0,) * len(hands)
         )
         self._legal = None
         self._moves = None
         self._root = None
+        self._prev = None
+        self._ply = 0
+        self._turns = None
+        self._turns_ok = True
+        self._seen = None
 
-    def _clone(self) -> State:
-        """A shallow copy of the game fields (not ``_legal``, ``_moves``, ``_root``)."""
+    def _clone(self) -> State[OptionsT]:
+        """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
+        ``_root``, ``_prev``, ``_ply``, ``_turns``; see :meth:`_child`)."""
         raise NotImplementedError
 
-    def _copy_base(self, new: State) -> None:
+    def _child(self) -> State[OptionsT]:
+        """A clone that will be the position after one more action of this one's history."""
+        new = self._clone()
+        new._legal = None
+        new._moves = self._moves
+        new._root = self._root if self._root is not None else self
+        new._prev = self
+        new._ply = self._ply
+        new._turns = None
+        new._turns_ok = False
+        new._seen = None
+        return new
+
+    def _copy_base(self, new: State[OptionsT]) -> None:
         """Copy the fields every game has onto ``new``, a fresh instance (for ``_clone``)."""
-        new.game = self.game
-        new.options = self.options
-        new.players = self.players
-        new.hands = self.hands
-        new.bone = self.bone
-        new.bpos = self.bpos
-        new.actor = self.actor
-        new.result = self.result
-        new.first_player = self.first_player
-        new.leader = self.leader
-        new.scores_before = self.scores_before
-        new.seed = self.seed
+        new._game = self._game
+        new._options = self._options
+        new._players = self._players
+        new._hands = self._hands
+        new._bone = self._bone
+        new._bpos = self._bpos
+        new._actor = self._actor
+        new._result = self._result
+        new._first_player = self._first_player
+        new._leader = self._leader
+        new._scores_before = self._scores_before
+        new._seed = self._seed
 
     # ----------------------------------------------------------------- the transition
     def legal_actions(self) -> tuple[Action, ...]:
@@ -129,51 +218,58 @@ class State:
             legal = self._legal = self._compute_legal()
         return legal
 
-    def apply(self, action: Action) -> State:
+    def apply(self, action: Action) -> State[OptionsT]:
         """The state after ``action``; raise :class:`IllegalActionError` if it is not legal."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         if action not in legal:
             raise self._illegal(action)
-        new = self._clone()
-        new._legal = None
+        new = self._child()
         new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
+        new._ply += 1
         new._do(action, None)
         return new
 
-    def step(self, action: Action) -> tuple[State, tuple[Event, ...]]:
+    def step(self, action: Action) -> tuple[State[OptionsT], tuple[Event, ...]]:
         """Like :meth:`apply`, and also return the events the action caused."""
         legal = self.legal_actions()
         if action not in legal:
             raise self._illegal(action)
         events: list[Event] = []
-        new = self._clone()
-        new._legal = None
+        seat = self._actor
+        assert seat is not None
+        new = self._child()
         new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
+        new._ply += 1
         new._do(action, events)
-        return new, tuple(events)
+        done = tuple(events)
+        if self._turns_ok:
+            new._turns = (self._turns, (seat, action, done))
+            new._turns_ok = True
+        return new, done
 
-    def playout(self, rng: random.Random) -> State:
+    def playout(self, rng: random.Random) -> State[OptionsT]:
         """Play uniformly random legal actions to the end of the hand; return the final state.
 
         Equivalent to ``while not s.is_over: legal = s.legal_actions();
         s = s.apply(legal[int(rng.random() * len(legal))])`` but without building the states
         in between, which makes it the fast path for simulations and search rollouts.
         """
-        if self.result is not None:
+        if self._result is not None:
             return self
-        s = self._clone()
-        s._moves = self._moves
-        s._root = self._root if self._root is not None else self
+        s = self._child()
         rand = rng.random
-        while s.actor is not None:
+        moves = s._moves
+        ply = s._ply
+        while s._actor is not None:
             legal = s._compute_legal()
             action = legal[int(rand() * len(legal))]
-            s._moves = (s._moves, action)
+            moves = (moves, action)
+            ply += 1
             s._do(action, None)
+        s._moves = moves
+        s._ply = ply
         s._legal = ()
         return s
 
@@ -184,26 +280,23 @@ class State:
         What a pass, a forced draw or a discard reveals: the player held none of these (the
         position is public, so this is the same in every world consistent with a view).
         """
-        actor = self.actor
+        actor = self._actor
         if actor is None:
             return frozenset()
-        s = self._clone()
-        s._moves = self._moves
-        s._root = self._root
-        s._legal = None
-        hands = list(s.hands)
-        hands[actor] = (1 << self.game.deck_size(self.players, self.options)) - 1
-        s.hands = tuple(hands)
+        s = self._child()
+        hands = list(s._hands)
+        hands[actor] = (1 << self._game.deck_size(self._players, self._options)) - 1
+        s._hands = tuple(hands)
         return frozenset(a.tile for a in s._compute_legal() if isinstance(a, Lead | Attach | Place))
 
     def _illegal(self, action: Action) -> IllegalActionError:
-        if self.result is not None:
+        if self._result is not None:
             return IllegalActionError(f"{action} is not legal: the hand is over")
         if not isinstance(action, Action):
             return IllegalActionError(f"{action!r} is not an action")
         legal = [str(a) for a in self.legal_actions()]
         shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
-        return IllegalActionError(f"{action} is not legal for P{self.actor} here (legal: {shown})")
+        return IllegalActionError(f"{action} is not legal for P{self._actor} here (legal: {shown})")
 
     def _compute_legal(self) -> tuple[Action, ...]:
         raise NotImplementedError
@@ -220,29 +313,29 @@ class State:
     @property
     def is_over(self) -> bool:
         """True once the hand has ended."""
-        return self.result is not None
+        return self._result is not None
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds, in index order."""
-        return tiles_of(self.hands[seat])
+        return tiles_of(self._hands[seat])
 
     def hand_pips(self, seat: int) -> int:
         """The pip total of ``seat``'s hand."""
-        return mask_pips(self.hands[seat])
+        return mask_pips(self._hands[seat])
 
     def hand_size(self, seat: int) -> int:
         """How many tiles ``seat`` holds."""
-        return self.hands[seat].bit_count()
+        return self._hands[seat].bit_count()
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The tiles left in the boneyard, in drawing order (hidden information)."""
-        return tuple(TILES[i] for i in self.bone[self.bpos :])
+        return tuple(TILES[i] for i in self._bone[self._bpos :])
 
     @property
     def boneyard_size(self) -> int:
         """How many tiles are left in the boneyard."""
-        return len(self.bone) - self.bpos
+        return len(self._bone) - self._bpos
 
     @property
     def deal(self) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
@@ -255,7 +348,7 @@ class State:
         return tuple(root.hand(s) for s in range(root.players)), root.boneyard
 
     @property
-    def initial(self) -> State:
+    def initial(self) -> State[OptionsT]:
         """The state this hand started from (after the deal)."""
         return self._root if self._root is not None else self
 
@@ -264,16 +357,90 @@ class State:
         """Every action taken since the deal, in order."""
         return tuple(unroll(self._moves))
 
+    @property
+    def ply(self) -> int:
+        """How many actions have been taken since the deal."""
+        return self._ply
+
     def replay(self) -> list[tuple[int, Action, tuple[Event, ...]]]:
-        """The hand so far as ``(seat, action, events)`` triples, replayed from the deal."""
-        out = []
-        s = self.initial
-        for action in self.moves:
-            seat = s.actor
-            assert seat is not None
-            s, events = s.step(action)
-            out.append((seat, action, events))
-        return out
+        """The hand so far as ``(seat, action, events)`` triples (full information)."""
+        return unroll(self._history())
+
+    def _history(self) -> Turns:
+        """The persistent list of turns, computed once per state and shared with its
+        descendants: only the actions since the nearest ancestor that knows its history are
+        carried out again (one transition each), never the whole hand."""
+        if self._turns_ok:
+            return self._turns
+        chain: list[State[OptionsT]] = []
+        s: State[OptionsT] = self
+        while not s._turns_ok:
+            chain.append(s)
+            prev = s._prev
+            assert prev is not None  # a root always knows its (empty) history
+            s = prev
+        turns = s._turns
+        for target in reversed(chain):
+            cells = target._moves
+            fresh: list[Action] = []
+            for _ in range(target._ply - s._ply):
+                assert cells is not None
+                cells, a = cells
+                fresh.append(a)
+            cur = s
+            for a in reversed(fresh):
+                seat = cur._actor
+                assert seat is not None
+                events: list[Event] = []
+                nxt = cur._clone()
+                nxt._do(a, events)
+                turns = (turns, (seat, a, tuple(events)))
+                cur = nxt
+            target._turns = turns
+            target._turns_ok = True
+            s = target
+        return turns
+
+    def public_history(self, seat: int | None) -> Turns:
+        """The hand so far as ``seat`` saw it (``None``: a spectator): a persistent list of
+        ``(seat, action, events)`` with other seats' hidden actions and events redacted.
+
+        Kept per state and seat and built on the nearest ancestor's list, so the views of a
+        game in progress never replay it from the deal.
+        """
+        chain: list[State[OptionsT]] = []
+        s: State[OptionsT] | None = self
+        cells: Turns = None
+        while s is not None:
+            seen = s._seen
+            if seen is not None and seat in seen:
+                cells = seen[seat]
+                break
+            chain.append(s)
+            s = s._prev
+        base_ply = 0 if s is None else s._ply
+        for target in reversed(chain):
+            fresh = target._ply - base_ply
+            new: list[tuple[int, Action, tuple[Event, ...]]] = []
+            full = target._history()
+            for _ in range(fresh):
+                assert full is not None
+                full, item = full
+                new.append(item)
+            for who, action, events in reversed(new):
+                cells = (
+                    cells,
+                    (
+                        who,
+                        action if who == seat else action.redacted(),
+                        tuple(e.redact(seat) for e in events),
+                    ),
+                )
+            if target._seen is None:
+                target._seen = {}
+            target._seen[seat] = cells
+            base_ply = target._ply
+        return cells
 
     @property
     def layout(self) -> Layout | BoardLayout:
@@ -284,42 +451,44 @@ class State:
     @property
     def scores(self) -> tuple[int, ...]:
         """Match totals after this hand (``scores_before`` plus the hand's points when over)."""
-        if self.result is None:
-            return self.scores_before
-        return tuple(a + b for a, b in zip(self.scores_before, self.result.points, strict=True))
+        if self._result is None:
+            return self._scores_before
+        return tuple(a + b for a, b in zip(self._scores_before, self._result.points, strict=True))
 
-    def public_info(self) -> dict[str, Any]:
-        """Game-specific public facts (direction, spell, ...) for views and summaries."""
-        return {}
+    @property
+    def facts(self) -> PublicFacts:
+        """The game's public facts (direction, spell, ...): a frozen object of the game's
+        :attr:`~bonepile.games.Game.Facts` class (see :mod:`bonepile.facts`)."""
+        raise NotImplementedError
 
     def summary(self) -> dict[str, Any]:
         """The position summary of FORMATS.md section 4 (the full position)."""
         out: dict[str, Any] = {
-            "game": self.game.name,
-            "players": self.players,
+            "game": self._game.name,
+            "players": self._players,
             "over": self.is_over,
-            "actor": self.actor,
+            "actor": self._actor,
             "legal": [str(a) for a in self.legal_actions()],
-            "hands": [[str(t) for t in self.hand(s)] for s in range(self.players)],
+            "hands": [[str(t) for t in self.hand(s)] for s in range(self._players)],
             "boneyard": self.boneyard_size,
             "scores": list(self.scores),
-            "result": self.result.to_json() if self.result is not None else None,
+            "result": self._result.to_json() if self._result is not None else None,
             "moves": len(self.moves),
         }
         out["layout"] = self.layout.to_json()
-        out.update(self.public_info())
+        out.update(self.facts.to_json())
         return out
 
     def key(self) -> tuple[Any, ...]:
         """Everything that makes this position what it is (for equality and hashing)."""
         return (
-            self.game.name,
-            self.options,
-            self.hands,
-            self.bone[self.bpos :],
-            self.actor,
-            self.result,
-            self.scores_before,
+            self._game.name,
+            self._options,
+            self._hands,
+            self._bone[self._bpos :],
+            self._actor,
+            self._result,
+            self._scores_before,
             *self._key_extra(),
         )
 
@@ -333,12 +502,12 @@ class State:
         return hash(self.key())
 
     def __repr__(self) -> str:
-        who = "over" if self.actor is None else f"P{self.actor} to act"
+        who = "over" if self._actor is None else f"P{self._actor} to act"
         moves = len(self.moves)
-        return f"<{type(self).__name__} {self.game.name} {self.players}p, {who}, {moves} moves>"
+        return f"<{type(self).__name__} {self._game.name} {self._players}p, {who}, {moves} moves>"
 
 
-def apply(state: State, action: Action | str) -> State:
+def apply(state: State[OptionsT], action: Action | str) -> State[OptionsT]:
     """The one transition: the state after ``action`` (a typed action or its notation)."""
     if isinstance(action, str):
         from bonepile.actions import parse_action

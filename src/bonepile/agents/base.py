@@ -60,7 +60,7 @@ def play_hand(
     while state.actor is not None:
         seat = state.actor
         agent = agents[seat]
-        v = view(state, seat, history=getattr(agent, "needs_history", True))
+        v = view(state, seat)
         action = agent.act(v)
         if on_step is None:
             state = state.apply(action)

@@ -23,9 +23,10 @@ import random
 import time
 from typing import Any
 
-from bonepile.actions import Action, Discard, Place
+from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
+from bonepile.games import get_game
 from bonepile.state import State
 from bonepile.view import View
 
@@ -34,9 +35,6 @@ LEVELS: dict[str, int] = {"easy": 15, "medium": 60, "hard": 250}
 iterations (``ismcts:1000``) gain nothing measurable in the two-player games (see README)."""
 
 DEFAULT_LEVEL = "hard"
-
-POOL: dict[str, int] = {"double_double": 12, "super_dominoes": 24}
-"""Sampled worlds per decision, by game (others: 32); iterations cycle through them."""
 
 
 class _Node:
@@ -50,93 +48,9 @@ class _Node:
         self.seen: dict[int, tuple[State, tuple[Action, ...], tuple[Action, ...]]] = {}
 
 
-ROLLOUT_DEPTH: dict[str, int] = {"double_double": 2}
-"""Games whose rollouts stop after this many actions (chosen by :func:`board_move`) and are
-scored by :func:`evaluate`: a long game with a score that tells who is ahead. Other games play
-their hand to the end at random."""
-
-
-def board_values(state: State) -> list[tuple[float, Action]]:
-    """Every legal action of a board game (Double Double Dominoes) with a quick value to the
-    mover: the diamonds and track bonus it scores now, less the bonuses it hands out."""
-    board = state.board  # type: ignore[attr-defined]
-    opts = state.options
-    actor = state.actor
-    cols = board.cols
-    diamonds = board.diamonds
-    bonus = opts.track_bonus
-    pips = [board.track_pips(p) for p in state.scores]
-    out: list[tuple[float, Action]] = []
-    for a in state.legal_actions():
-        if isinstance(a, Place):
-            t = a.tile
-            r1, c1 = a.cell1
-            r2, c2 = a.cell2
-            value = float(diamonds[r1 * cols + c1] + diamonds[r2 * cols + c2])
-            if t.is_double:
-                value = value * opts.double_multiplier + 1.0
-            for s, pip in enumerate(pips):
-                if pip is not None and (pip == t.hi or pip == t.lo):
-                    value += bonus if s == actor else -0.6 * bonus
-        elif isinstance(a, Discard) and a.tile is not None:
-            value = -0.1 * a.tile.pips - (3.0 if a.tile.is_double else 0.0)
-        else:
-            value = 0.5
-        out.append((value, a))
-    return out
-
-
-def board_move(state: State, rng: random.Random) -> Action:
-    """The best action by :func:`board_values` (ties at random), for rollouts."""
-    values = board_values(state)
-    top = max(v for v, _ in values)
-    best = [a for v, a in values if v >= top - 1e-9]
-    return best[int(rng.random() * len(best))]
-
-
-def board_candidates(state: State, k: int = 8) -> list[Action]:
-    """The ``k`` best actions by :func:`board_values` (the search looks at these only)."""
-    values = board_values(state)
-    values.sort(key=lambda va: -va[0])
-    return [a for _, a in values[:k]]
-
-
-def _mostly_best(value: Any) -> Any:
-    """A rollout policy: the legal action with the highest ``value(tile)`` three times in four,
-    a random one otherwise (and always when there is no choice)."""
-
-    def move(state: State, rng: random.Random) -> Action:
-        legal = state.legal_actions()
-        if len(legal) == 1 or rng.random() < 0.25:
-            return legal[int(rng.random() * len(legal))]
-        best = legal[0]
-        best_value = -1e9
-        for a in legal:
-            tile = getattr(a, "tile", None)
-            v = -1.0 if tile is None else value(tile)
-            if v > best_value:
-                best, best_value = a, v
-        return best
-
-    return move
-
-
-doubles_move = _mostly_best(lambda t: t.pips - (20.0 if t.is_double else 0.0))
-"""Doubles rollouts: mostly the heaviest non-double (doubles held back, as good players do)."""
-
-heavy_move = _mostly_best(lambda t: t.pips + (0.5 if t.is_double else 0.0))
-"""Line-game rollouts: mostly the heaviest tile (doubles first among equals)."""
-
-
-ROLLOUT_POLICY: dict[str, Any] = {"doubles": doubles_move, "block": heavy_move, "draw": heavy_move}
-"""Games whose rollouts follow a quick heuristic instead of uniform random moves."""
-
-HIDDEN_ACTIONS = frozenset({"double_double"})
-"""Games where another seat's action can hide a tile (a discard into the pit)."""
-
-CANDIDATES: dict[str, Any] = {"double_double": board_candidates}
-"""Games whose tree considers only a few heuristically best actions at each node (a board
-game offers dozens of placements, most of them plainly worse)."""
+def _any(state: State, rng: random.Random) -> Action:
+    legal = state.legal_actions()
+    return legal[int(rng.random() * len(legal))]
 
 
 def evaluate(state: State) -> list[float]:
@@ -168,8 +82,6 @@ class ISMCTSAgent:
 
     ``level`` names an iteration budget (:data:`LEVELS`); ``exploration`` is the UCB constant.
     """
-
-    needs_history = True
 
     def __init__(
         self,
@@ -222,7 +134,7 @@ class ISMCTSAgent:
         """Up to the pool size of sampled worlds. The sampler keeps what it learns, so the
         first world may take many tries and the others few; if a later one cannot be found,
         the search goes on with those it has."""
-        size = self.pool or POOL.get(view.game, 32)
+        size = self.pool or get_game(view.game).hints.pool
         size = min(size, self.iterations)
         sampler = Sampler(view, max_tries=4000)
         worlds: list[State] = []
@@ -242,11 +154,12 @@ class ISMCTSAgent:
         replaying it.
         """
         root = _Node()
-        name = worlds[0].game.name
-        depth = ROLLOUT_DEPTH.get(name)
-        policy = ROLLOUT_POLICY.get(name)
-        prune = CANDIDATES.get(name)
-        redact = name in HIDDEN_ACTIONS
+        game = worlds[0].game
+        hints = game.hints
+        depth = hints.rollout_depth
+        policy = hints.rollout
+        prune = hints.candidates
+        redact = game.hidden_actions
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -308,7 +221,9 @@ class ISMCTSAgent:
                 for _ in range(depth):
                     if state.actor is None:
                         break
-                    state = state.apply(board_move(state, rng))
+                    state = state.apply(
+                        policy(state, rng) if policy is not None else _any(state, rng)
+                    )
                 r = evaluate(state)
             elif policy is not None:
                 while state.actor is not None:

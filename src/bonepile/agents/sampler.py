@@ -111,7 +111,7 @@ class Sampler:
         )
         auto = first_bone - v.boneyard_size - drawn_in_history
         bone_slots: list[int] = []
-        first = int(v.public.get("first_player", 0) or 0)
+        first = v.public.first_player
         for p in range(first_bone):
             bone_slots.append(len(facts.slots))
             owner = first if p < auto else -1
@@ -176,12 +176,7 @@ class Sampler:
         lead = v.history[0].action
         if not isinstance(lead, Lead):
             return
-        rule = None
-        if v.game in ("block", "draw"):
-            rule = v.options.lead
-        elif v.game == "doubles":
-            rule = "highest_double"
-        if rule != "highest_double":
+        if not self.game.lead_is_highest(v.options):
             return
         t = lead.tile
         deck = set(self.game.deck(v.players, v.options))
@@ -263,11 +258,7 @@ class Sampler:
         v = self.view
         if v.leader is not None or self.game.first_player_by_lot(v.options):
             return None
-        if v.game == "super_dominoes" and v.options.first_player_rule == "highest_tile_in_hand":
-            return lambda t: t.rank_key()
-        if v.game == "double_double":
-            return lambda t: (-t.pips, 0)
-        return None
+        return self.game.first_player_key(v.options)
 
     def _repair_first(self, slots: list[_Slot], rng: random.Random) -> None:
         """Move tiles so that the deal makes the real first player first, where the deal
@@ -277,7 +268,7 @@ class Sampler:
         afterwards, so a repair that breaks another fact only costs a retry.
         """
         key = self._first_key()
-        first = self.view.public.get("first_player")
+        first = self.view.public.first_player
         if key is None or first is None:
             return
         dealt = [s for s in slots if s.bone < 0]
@@ -398,7 +389,7 @@ class Sampler:
                 leader=v.leader,
                 board=board,
             )
-            first = v.public.get("first_player")
+            first = v.public.first_player
             if (
                 first is not None
                 and state.first_player != first

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic
 
 from bonepile.errors import OptionError
+from bonepile.facts import PublicFacts
+from bonepile.heuristics import PlayHints
 from bonepile.options import OptionSpec, build_options, option_specs
-from bonepile.state import State
+from bonepile.state import OptionsT, State
 from bonepile.tiles import Tile, check_deal, mask_of, set_size, tile_multiset
 
 _BIT = tuple(1 << i for i in range(256))
@@ -25,8 +27,13 @@ def shuffled(n: int, rng: random.Random) -> list[int]:
     return sorted(range(n), key=keys.__getitem__)
 
 
-class Game:
-    """A game bonepile plays: its name, aliases, options and how a hand is dealt and started."""
+class Game(Generic[OptionsT]):
+    """A game bonepile plays: its name, aliases, options and how a hand is dealt and started.
+
+    Everything a client needs to know about a game lives here, so adding a game is one module
+    (a :class:`Game` subclass, its options class, its facts class and its :class:`State`
+    subclass) plus :func:`~bonepile.games.register`.
+    """
 
     name: str = ""
     aliases: tuple[str, ...] = ()
@@ -34,7 +41,16 @@ class Game:
     summary: str = ""
     note: str = ""
     """Anything a player should know about where the rules come from (shown by ``rules``)."""
-    Options: type = object
+    Options: type[OptionsT]
+    """The frozen options dataclass (fields declared with :func:`~bonepile.options.option`)."""
+    Facts: type[Any]
+    """The frozen public-facts dataclass (see :mod:`bonepile.facts`), with ``from_json``."""
+    family: str = "line"
+    """The layout family: ``line``, ``fat_spinner``, ``spinner_tree`` or ``board``."""
+    hints: PlayHints = PlayHints()
+    """What the bots should know of the game (see :mod:`bonepile.heuristics`)."""
+    hidden_actions: bool = False
+    """True when another seat's action can hide a tile (a discard into the pit)."""
     board_game: bool = False
     """True for a game played on a board (it takes a ``board``)."""
     default_players: int = 2
@@ -46,29 +62,34 @@ class Game:
         cls._checked = {}
 
     # ----------------------------------------------------------------- options and sizes
-    def make_options(self, values: Mapping[str, Any] | Any = None) -> Any:
+    def make_options(self, values: Mapping[str, Any] | OptionsT | None = None) -> OptionsT:
         """Validated options from a mapping (missing names take their defaults)."""
         if isinstance(values, self.Options):
             return values
-        return build_options(self.Options, values, self.name)
+        return build_options(self.Options, values, self.name)  # type: ignore[arg-type]
+
+    def facts_from_json(self, data: Any) -> PublicFacts:
+        """The game's public facts from their JSON (checked; see :mod:`bonepile.facts`)."""
+        facts: PublicFacts = self.Facts.from_json(data)
+        return facts
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         """The documentation of every option."""
         return option_specs(self.Options)
 
-    def player_range(self, opts: Any) -> tuple[int, int]:
+    def player_range(self, opts: OptionsT) -> tuple[int, int]:
         """The smallest and largest player counts allowed with ``opts``."""
         raise NotImplementedError
 
-    def max_pip(self, opts: Any) -> int:
+    def max_pip(self, opts: OptionsT) -> int:
         """The set used: double-``max_pip``."""
         raise NotImplementedError
 
-    def hand_size(self, players: int, opts: Any) -> int:
+    def hand_size(self, players: int, opts: OptionsT) -> int:
         """Tiles dealt to each player."""
         raise NotImplementedError
 
-    def check_players(self, players: int, opts: Any) -> None:
+    def check_players(self, players: int, opts: OptionsT) -> None:
         """Raise :class:`OptionError` unless ``players`` may play with ``opts``."""
         key = (players, id(opts))
         seen = self._checked.get(key)
@@ -78,7 +99,7 @@ class Game:
         if len(self._checked) < 4096:
             self._checked[key] = opts  # keeps opts alive, so its id stays its own
 
-    def _check_players(self, players: int, opts: Any) -> None:
+    def _check_players(self, players: int, opts: OptionsT) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(f"players must be an integer, got {players!r}")
         lo, hi = self.player_range(opts)
@@ -98,7 +119,7 @@ class Game:
         self,
         players: int,
         *,
-        options: Mapping[str, Any] | Any = None,
+        options: Mapping[str, Any] | OptionsT | None = None,
         seed: int | None = None,
         deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]] | None = None,
         rng: random.Random | None = None,
@@ -106,7 +127,7 @@ class Game:
         leader: int | None = None,
         board: Any = None,
         first_player: int | None = None,
-    ) -> State:
+    ) -> State[OptionsT]:
         """A new hand: from a ``seed``, an explicit ``deal`` (hands, boneyard) or an ``rng``.
 
         ``scores_before`` are the match totals before this hand; ``leader`` is the seat the
@@ -129,7 +150,7 @@ class Game:
                 leader=first_player,
                 board=board,
             )
-            state.leader = None  # the lot, not a match's next-hand rule, chose it
+            state._leader = None  # the lot, not a match's next-hand rule, chose it
             return state
         if board is not None:
             if not self.board_game:
@@ -161,22 +182,33 @@ class Game:
         hands, bone = self._seeded_deal(players, opts, rng)
         return self._start(opts, hands, bone, rng, seed, scores_before, leader, board)
 
-    def first_player_by_lot(self, opts: Any) -> bool:
+    def first_player_by_lot(self, opts: OptionsT) -> bool:
         """True when the first player is drawn by lot (so only a seed can reproduce it)."""
         return False
 
-    def deck_size(self, players: int, opts: Any) -> int:
+    def first_player_key(self, opts: OptionsT) -> Callable[[Tile], Any] | None:
+        """How the deal names the first player, when it does by a tile in hand: the first
+        player holds the tile with the highest key (``None``: the deal does not decide it
+        that way). The sampler uses it to deal worlds that agree with the real first player."""
+        return None
+
+    def lead_is_highest(self, opts: OptionsT) -> bool:
+        """True when the first lead must be the highest double held by anyone (else, with no
+        double, the heaviest tile), so the lead tells every seat what nobody holds."""
+        return False
+
+    def deck_size(self, players: int, opts: OptionsT) -> int:
         """How many tiles are shuffled for a deal (one set unless a game uses several)."""
         return set_size(self.max_pip(opts))
 
-    def deck(self, players: int, opts: Any) -> tuple[Tile, ...]:
+    def deck(self, players: int, opts: OptionsT) -> tuple[Tile, ...]:
         """Every tile of the game's set(s), in index order (a tile as often as it is in play)."""
         return tile_multiset(
             self.max_pip(opts), self.deck_size(players, opts) // set_size(self.max_pip(opts))
         )
 
     def _seeded_deal(
-        self, players: int, opts: Any, rng: random.Random
+        self, players: int, opts: OptionsT, rng: random.Random
     ) -> tuple[list[int], list[int]]:
         """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1).
 
@@ -193,14 +225,14 @@ class Game:
             hands.append(m)
         return hands, order[k:]
 
-    def copies(self, opts: Any) -> int:
+    def copies(self, opts: OptionsT) -> int:
         """How many copies of the double-``max_pip`` set the game uses (1 unless overridden)."""
         return 1
 
     def _check_deal(
         self,
         players: int,
-        opts: Any,
+        opts: OptionsT,
         deal: tuple[Sequence[Sequence[Tile]], Sequence[Tile]],
     ) -> tuple[list[int], list[int]]:
         hands_in, bone_in = deal
@@ -216,7 +248,7 @@ class Game:
 
     def _start(
         self,
-        opts: Any,
+        opts: OptionsT,
         hands: list[int],
         bone: list[int],
         rng: random.Random | None,
@@ -224,17 +256,17 @@ class Game:
         scores_before: Sequence[int] | None,
         leader: int | None = None,
         board: Any = None,
-    ) -> State:
+    ) -> State[OptionsT]:
         """Build the first state of a hand (``rng`` is ``None`` for an explicit deal)."""
         raise NotImplementedError
 
     # ----------------------------------------------------------------- matches
-    def target_score(self, opts: Any) -> int | None:
+    def target_score(self, opts: OptionsT) -> int | None:
         """The match total that ends a match (``None``: a match is a single hand)."""
-        target: int | None = opts.target_score
+        target: int | None = getattr(opts, "target_score", None)
         return target
 
-    def next_leader(self, previous: State) -> int | None:
+    def next_leader(self, previous: State[OptionsT]) -> int | None:
         """The seat the next hand's lead rule names after the finished hand ``previous``.
 
         ``None`` means the next hand starts by the game's ordinary first-hand rule. The seat is

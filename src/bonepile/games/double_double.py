@@ -14,7 +14,7 @@ the domino covering each cell and a bit mask of the empty cells next to a covere
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,9 @@ from bonepile.events import (
     PlacedOnBoard,
     Scored,
 )
+from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
+from bonepile.heuristics import BOARD_HINTS
 from bonepile.grid import (
     Board,
     BoardLayout,
@@ -108,6 +110,104 @@ class DoubleDoubleOptions:
     )
 
 
+Cell = tuple[int, int]
+"""A board cell as zero-based ``(row, col)``."""
+
+
+@dataclass(frozen=True)
+class DoubleDoubleFacts:
+    """Public facts of Double Double Dominoes.
+
+    ``first_player``; ``board`` (its name); ``positions`` (every seat's score-track position)
+    and ``track_pips`` (the pips printed where each piece stands, ``None`` at the start or past
+    the end); ``victory_total`` (the score that ends the game at once); ``pit`` (tiles in the
+    pit, face down); ``chain`` (the two ``(row, col)`` cells of the double the actor may chain
+    from, or ``None``); ``last_draw_drawn`` (the boneyard is empty: the game ends after this
+    turn).
+    """
+
+    first_player: int
+    board: str
+    positions: tuple[int, ...]
+    track_pips: tuple[int | None, ...]
+    victory_total: int
+    pit: int
+    chain: tuple[Cell, Cell] | None
+    last_draw_drawn: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            DoubleDoubleFacts,
+            (
+                self.first_player,
+                self.board,
+                self.positions,
+                self.track_pips,
+                self.victory_total,
+                self.pit,
+                self.chain,
+                self.last_draw_drawn,
+            ),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (cells as ``[row, col]``)."""
+        return {
+            "first_player": self.first_player,
+            "board": self.board,
+            "positions": list(self.positions),
+            "track_pips": list(self.track_pips),
+            "victory_total": self.victory_total,
+            "pit": self.pit,
+            "chain": None if self.chain is None else [list(c) for c in self.chain],
+            "last_draw_drawn": self.last_draw_drawn,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> DoubleDoubleFacts:
+        """Inverse of :meth:`to_json`, checked."""
+        r = Reader(data, "public")
+        chain_in = r.raw("chain")
+        chain: tuple[Cell, Cell] | None = None
+        if chain_in is not None:
+            if (
+                not isinstance(chain_in, list)
+                or len(chain_in) != 2
+                or any(
+                    not isinstance(c, list)
+                    or len(c) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in c)
+                    for c in chain_in
+                )
+            ):
+                raise FactsError("public: chain must be two [row, col] cells or null")
+            chain = ((chain_in[0][0], chain_in[0][1]), (chain_in[1][0], chain_in[1][1]))
+        out = cls(
+            r.int("first_player"),
+            r.str("board"),
+            r.ints("positions"),
+            r.opt_ints("track_pips"),
+            r.int("victory_total"),
+            r.int("pit"),
+            chain,
+            r.bool("last_draw_drawn"),
+        )
+        r.done()
+        return out
+
+    def notes(self) -> tuple[str, ...]:
+        """The pit, a chain and the last draw, in words."""
+        out = []
+        if self.pit:
+            out.append(f"pit: {self.pit} tile{'s' if self.pit != 1 else ''} face down")
+        if self.chain is not None:
+            cells = "/".join(format_cell(*c) for c in self.chain)
+            out.append(f"chain: may place next to the double on {cells}")
+        if self.last_draw_drawn:
+            out.append("the last boneyard tile is drawn: the game ends after this turn")
+        return tuple(out)
+
+
 def sets_in_play(opts: DoubleDoubleOptions, players: int) -> int:
     """How many double-6 sets a game of ``players`` uses with ``opts``."""
     if opts.domino_sets is not None:
@@ -115,7 +215,7 @@ def sets_in_play(opts: DoubleDoubleOptions, players: int) -> int:
     return 2 if players <= 4 else 3
 
 
-class DoubleDoubleGame(Game):
+class DoubleDoubleGame(Game[DoubleDoubleOptions]):
     """Double Double Dominoes: tiles on a board with diamonds, a star and a score track."""
 
     name = "double_double"
@@ -123,12 +223,16 @@ class DoubleDoubleGame(Game):
     title = "Double Double Dominoes"
     summary = "board game: place tiles on diamonds, score-track bonuses, double chains"
     note = (
-        "The standard board is a reconstruction from public sources (RULES.md 4.2); pass "
+        "The standard board is a reconstruction from public sources; pass "
         "another board with --board NAME|FILE (shipped: standard, small, tiny). The 3 sets "
         "for 5-6 players are invented (no source gives the add-on count)."
     )
     Options = DoubleDoubleOptions
+    Facts = DoubleDoubleFacts
+    family = "board"
     board_game = True
+    hints = BOARD_HINTS
+    hidden_actions = True
 
     def max_pip(self, opts: DoubleDoubleOptions) -> int:
         return 6
@@ -151,6 +255,9 @@ class DoubleDoubleGame(Game):
         sets = sets_in_play(opts, players)
         if players * HAND > sets * SET:
             raise OptionError(f"{players} hands of {HAND} need more than {sets} set(s)")
+
+    def first_player_key(self, opts: DoubleDoubleOptions) -> Callable[[Tile], Any] | None:
+        return _lowest_first
 
     def first_player_by_lot(self, opts: DoubleDoubleOptions) -> bool:
         return opts.first_player_tiebreak == "random"
@@ -265,10 +372,10 @@ def position(
     for a, seat in moves:
         x1 = b.cell(format_cell(*a.cell1))
         x2 = b.cell(format_cell(*a.cell2))
-        if s.cells[x1] >= 0 or s.cells[x2] >= 0:
+        if s._cells[x1] >= 0 or s._cells[x2] >= 0:
             raise OptionError(f"position: {a} covers a covered square")
         s._put(x1, x2, a.p, a.q, a.tile, seat)
-    s.actor = actor
+    s._actor = actor
     return s
 
 
@@ -291,7 +398,7 @@ def _first_player(hands: list[int], opts: DoubleDoubleOptions, rng: random.Rando
     return tied[0]
 
 
-class DoubleDoubleState(State):
+class DoubleDoubleState(State[DoubleDoubleOptions]):
     """A position of Double Double Dominoes.
 
     Public attributes besides :class:`State`'s: ``board`` (the :class:`~bonepile.grid.Board`),
@@ -300,122 +407,143 @@ class DoubleDoubleState(State):
     """
 
     __slots__ = (
-        "board",
-        "cells",
-        "chain",
-        "count",
-        "covered",
-        "ending",
-        "frontier",
-        "owner",
-        "pit",
-        "placed",
-        "positions",
-        "spots",
-        "victory",
+        "_board",
+        "_cells",
+        "_chain",
+        "_count",
+        "_covered",
+        "_ending",
+        "_frontier",
+        "_owner",
+        "_pit",
+        "_placed",
+        "_positions",
+        "_spot_map",
+        "_victory",
     )
 
-    board: Board
-    cells: tuple[int, ...]
-    owner: tuple[int, ...]
-    frontier: int
-    placed: BoardPlaced
-    count: int
-    covered: int
-    positions: tuple[int, ...]
-    spots: dict[int, tuple[int, int, int]] | None
-    pit: tuple[int, ...]
-    chain: tuple[int, int] | None
-    ending: bool
-    victory: int
+    _board: Board
+    _cells: tuple[int, ...]
+    _owner: tuple[int, ...]
+    _frontier: int
+    _placed: BoardPlaced
+    _count: int
+    _covered: int
+    _positions: tuple[int, ...]
+    _spot_map: dict[int, tuple[int, int, int]] | None
+    _pit: tuple[int, ...]
+    _chain: tuple[int, int] | None
+    _ending: bool
+    _victory: int
+
+    @property
+    def board(self) -> Board:
+        """The board this hand is played on."""
+        return self._board
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """Every seat's score-track position (also :attr:`scores`)."""
+        return self._positions
+
+    @property
+    def chain(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The ``(row, col)`` cells of the double the actor may chain from, or ``None``."""
+        chain = self._chain
+        if chain is None:
+            return None
+        b = self._board
+        return (b.rc(chain[0]), b.rc(chain[1]))
 
     def _init_board(self, b: Board, positions: Sequence[int], pit: Sequence[int]) -> None:
         """An empty ``b`` with pieces at ``positions`` and ``pit`` (tile instances)."""
-        if self.players not in b.victory_totals:
-            raise OptionError(f"the {b.name} board has no victory total for {self.players} players")
-        self.board = b
-        self.cells = (-1,) * b.size
-        self.owner = (-1,) * b.size
-        self.frontier = 0
-        self.placed = None
-        self.count = 0
-        self.covered = 0
-        self.spots = None
-        self.positions = tuple(positions)
-        self.pit = tuple(pit)
-        self.chain = None
-        self.ending = False
-        self.victory = b.victory_total(self.players)
+        if self._players not in b.victory_totals:
+            raise OptionError(
+                f"the {b.name} board has no victory total for {self._players} players"
+            )
+        self._board = b
+        self._cells = (-1,) * b.size
+        self._owner = (-1,) * b.size
+        self._frontier = 0
+        self._placed = None
+        self._count = 0
+        self._covered = 0
+        self._spot_map = None
+        self._positions = tuple(positions)
+        self._pit = tuple(pit)
+        self._chain = None
+        self._ending = False
+        self._victory = b.victory_total(self._players)
 
     def _clone(self) -> DoubleDoubleState:
         new = DoubleDoubleState.__new__(DoubleDoubleState)
         self._copy_base(new)
-        new.board = self.board
-        new.cells = self.cells
-        new.owner = self.owner
-        new.frontier = self.frontier
-        new.placed = self.placed
-        new.count = self.count
-        new.covered = self.covered
-        new.positions = self.positions
-        new.spots = self.spots
-        new.pit = self.pit
-        new.chain = self.chain
-        new.ending = self.ending
-        new.victory = self.victory
+        new._board = self._board
+        new._cells = self._cells
+        new._owner = self._owner
+        new._frontier = self._frontier
+        new._placed = self._placed
+        new._count = self._count
+        new._covered = self._covered
+        new._positions = self._positions
+        new._spot_map = self._spot_map
+        new._pit = self._pit
+        new._chain = self._chain
+        new._ending = self._ending
+        new._victory = self._victory
         return new
 
     # ----------------------------------------------------------------- tiles in hand
     def hand(self, seat: int) -> tuple[Tile, ...]:
-        return tuple(sorted((TILES[k % SET] for k in bits(self.hands[seat])), key=_index))
+        return tuple(sorted((TILES[k % SET] for k in bits(self._hands[seat])), key=_index))
 
     def hand_pips(self, seat: int) -> int:
-        return sum(TILES[k % SET].pips for k in bits(self.hands[seat]))
+        return sum(TILES[k % SET].pips for k in bits(self._hands[seat]))
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
-        return tuple(TILES[k % SET] for k in self.bone[self.bpos :])
+        return tuple(TILES[k % SET] for k in self._bone[self._bpos :])
 
     @property
     def deal(self) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
         """The deal before the first player's automatic draw."""
         root = self.initial
         assert isinstance(root, DoubleDoubleState)
-        drawn = root.bone[: root.bpos]
-        hands = list(root.hands)
+        drawn = root._bone[: root._bpos]
+        hands = list(root._hands)
         for k in drawn:
-            hands[root.first_player] &= ~(1 << k)
+            hands[root._first_player] &= ~(1 << k)
         tiles = tuple(tuple(sorted((TILES[k % SET] for k in bits(h)), key=_index)) for h in hands)
-        return tiles, tuple(TILES[k % SET] for k in root.bone)
+        return tiles, tuple(TILES[k % SET] for k in root._bone)
 
     @property
     def pit_tiles(self) -> tuple[Tile, ...]:
         """The tiles in the pit, in the order they went in (hidden from every seat)."""
-        return tuple(TILES[k % SET] for k in self.pit)
+        return tuple(TILES[k % SET] for k in self._pit)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Every seat's score-track position."""
-        return self.positions
+        return self._positions
 
     def pip_at(self, cell: str) -> int | None:
         """The pips showing on ``cell`` (``"8H"``), or ``None`` when it is empty."""
-        v = self.cells[self.board.cell(cell)]
+        v = self._cells[self._board.cell(cell)]
         return None if v < 0 else v
 
     # ----------------------------------------------------------------- legal actions
     def _values(self, seat: int) -> list[int]:
         """The distinct tile indices in ``seat``'s hand, ascending."""
-        return sorted({k % SET for k in bits(self.hands[seat])})
+        return sorted({k % SET for k in bits(self._hands[seat])})
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self.result is not None:
+        if self._result is not None:
             return ()
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
         values = self._values(actor)
-        if self.chain is not None:
-            return (STOP, *self._placements(values, self.chain))
+        if self._chain is not None:
+            return (STOP, *self._placements(values, self._chain))
         acts = self._placements(values, None)
         if acts:
             return tuple(acts)
@@ -423,10 +551,10 @@ class DoubleDoubleState(State):
 
     def _placements(self, values: list[int], chain: tuple[int, int] | None) -> list[Action]:
         """Every legal placement of the tiles ``values`` (only next to ``chain`` if given)."""
-        b = self.board
+        b = self._board
         cols = b.cols
         out: list[Action] = []
-        if self.count == 0:
+        if self._count == 0:
             star = b.star
             for nb in b.neighbors[star]:
                 for ti in values:
@@ -469,7 +597,7 @@ class DoubleDoubleState(State):
         with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free); next to
         the double on ``chain`` only, if given. In reading order of ``(a, x)``."""
         table = self._spot_table()
-        size = self.board.size
+        size = self._board.size
         out: list[tuple[int, int, int, int]] = []
         if chain is None:
             for key in sorted(table):
@@ -479,7 +607,7 @@ class DoubleDoubleState(State):
                     break
             return out
         on_last = (1 << chain[0]) | (1 << chain[1])
-        tail_only = self.options.chain_contact == "tail_on_last_double"
+        tail_only = self._options.chain_contact == "tail_on_last_double"
         for key in sorted(table):
             va, vb, touch = table[key]
             if tail_only:
@@ -493,13 +621,13 @@ class DoubleDoubleState(State):
     def _spot_table(self) -> dict[int, tuple[int, int, int]]:
         """Every spot on the board: pair key ``a * size + x`` (``a < x``) -> ``(va, vb, the
         covered cells the pair touches)``. Kept up to date placement by placement."""
-        table = self.spots
+        table = self._spot_map
         if table is None:
             table = {}
-            b = self.board
+            b = self._board
             size = b.size
-            covered = self.covered
-            rest = self.frontier
+            covered = self._covered
+            rest = self._frontier
             while rest:
                 low = rest & -rest
                 rest ^= low
@@ -512,13 +640,13 @@ class DoubleDoubleState(State):
                         spot = self._spot(a, x) if a < x else self._spot(x, a)
                         if spot is not None:
                             table[key] = spot
-            self.spots = table
+            self._spot_map = table
         return table
 
     def _spot(self, a: int, x: int) -> tuple[int, int, int] | None:
         """Whether empty cells ``a < x`` can take a tile: ``(va, vb, touched)`` or ``None``."""
-        b = self.board
-        covered = self.covered
+        b = self._board
+        covered = self._covered
         nmask = b.neighbor_masks
         ma = covered & nmask[a]
         mx = covered & nmask[x]
@@ -529,15 +657,15 @@ class DoubleDoubleState(State):
         if va == -2 or vb == -2:
             return None
         if ma and mx:
-            if not self.options.allow_bridge:
+            if not self._options.allow_bridge:
                 return None
-            owner = self.owner
+            owner = self._owner
             if ma & (ma - 1) == 0 and mx & (mx - 1) == 0:
                 if owner[ma.bit_length() - 1] == owner[mx.bit_length() - 1]:
                     return None
             elif {owner[c] for c in bits(ma)} & {owner[c] for c in bits(mx)}:
                 return None
-        if self.options.forbid_2x2:
+        if self._options.forbid_2x2:
             for y, squares in b.adjacent[a]:
                 if y == x:
                     for m in squares:
@@ -550,11 +678,11 @@ class DoubleDoubleState(State):
         """The pips an end touching ``contacts`` must show: ``-1`` free, ``-2`` impossible."""
         if not contacts:
             return -1
-        cells = self.cells
+        cells = self._cells
         if contacts & (contacts - 1) == 0:
             return cells[contacts.bit_length() - 1]
         found = bits(contacts)
-        if len(found) > self.options.max_contacts_per_end:
+        if len(found) > self._options.max_contacts_per_end:
             return -2
         v = cells[found[0]]
         for c in found:
@@ -564,13 +692,13 @@ class DoubleDoubleState(State):
 
     def _update_spots(self, a: int, x: int) -> None:
         """After covering ``a`` and ``x``: redo the spots of the pairs near them."""
-        old = self.spots
+        old = self._spot_map
         if old is None:
             return
-        b = self.board
+        b = self._board
         pair_keys = b.pair_keys
         table = dict(old)
-        covered = self.covered
+        covered = self._covered
         region = b.near[a] | b.near[x]
         redo = set()
         while region:
@@ -586,11 +714,11 @@ class DoubleDoubleState(State):
                 spot = self._spot(c, d)
                 if spot is not None:
                     table[key] = spot
-        self.spots = table
+        self._spot_map = table
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
         kind = type(action)
         if kind is Place:
@@ -599,7 +727,7 @@ class DoubleDoubleState(State):
         elif kind is Discard:
             assert isinstance(action, Discard) and action.tile is not None
             k = self._take(actor, action.tile.index)
-            self.pit = (*self.pit, k)
+            self._pit = (*self._pit, k)
             if events is not None:
                 events.append(Discarded(actor, action.tile))
             self._end_turn(actor, events)
@@ -611,66 +739,64 @@ class DoubleDoubleState(State):
 
     def _take(self, seat: int, t: int) -> int:
         """Remove one instance of tile index ``t`` from ``seat``'s hand; return the instance."""
-        h = self.hands[seat]
+        h = self._hands[seat]
         k = t
         while not h >> k & 1:
             k += SET
-        hands = list(self.hands)
+        hands = list(self._hands)
         hands[seat] = h & ~(1 << k)
-        self.hands = tuple(hands)
+        self._hands = tuple(hands)
         return k
 
     def _place(self, actor: int, action: Place, events: list[Event] | None) -> None:
-        b = self.board
+        b = self._board
         cols = b.cols
         a = action.cell1[0] * cols + action.cell1[1]
         x = action.cell2[0] * cols + action.cell2[1]
         tile = action.tile
         self._take(actor, tile.index)
         self._put(a, x, action.p, action.q, tile, actor)
-        chained = self.chain is not None
+        chained = self._chain is not None
         if events is not None:
             events.append(
-                PlacedOnBoard(
-                    actor, tile, action.p, action.q, b.cell_name(a), b.cell_name(x), chained
-                )
+                PlacedOnBoard(actor, tile, action.p, action.q, action.cell1, action.cell2, chained)
             )
         if self._score(actor, tile, a, x, events):
             return
         if tile.is_double:
-            self.chain = (a, x)
-            if self._placements(self._values(actor), self.chain):
+            self._chain = (a, x)
+            if self._placements(self._values(actor), self._chain):
                 return  # the actor may chain (or stop)
         self._end_turn(actor, events)
 
     def _put(self, a: int, x: int, p: int, q: int, tile: Tile, seat: int) -> None:
         """Cover cells ``a`` and ``x`` with pips ``p`` and ``q`` of ``tile``."""
-        cells = list(self.cells)
+        cells = list(self._cells)
         cells[a] = p
         cells[x] = q
-        self.cells = tuple(cells)
-        owner = list(self.owner)
-        owner[a] = owner[x] = self.count
-        self.owner = tuple(owner)
-        frontier = self.frontier
+        self._cells = tuple(cells)
+        owner = list(self._owner)
+        owner[a] = owner[x] = self._count
+        self._owner = tuple(owner)
+        frontier = self._frontier
         for c in (a, x):
-            for n in self.board.neighbors[c]:
+            for n in self._board.neighbors[c]:
                 if cells[n] < 0:
                     frontier |= 1 << n
-        self.frontier = frontier & ~((1 << a) | (1 << x))
-        self.placed = (self.placed, (tile.index, a, x, p, q, seat))
-        self.count += 1
-        self.covered |= (1 << a) | (1 << x)
+        self._frontier = frontier & ~((1 << a) | (1 << x))
+        self._placed = (self._placed, (tile.index, a, x, p, q, seat))
+        self._count += 1
+        self._covered |= (1 << a) | (1 << x)
         self._update_spots(a, x)
 
     def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
         """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
-        b = self.board
-        opts = self.options
+        b = self._board
+        opts = self._options
         diamonds = b.diamonds[a] + b.diamonds[x]
         if tile.is_double:
             diamonds *= opts.double_multiplier
-        before = self.positions
+        before = self._positions
         after = list(before)
         after[actor] += diamonds
         bonus = opts.track_bonus
@@ -678,15 +804,15 @@ class DoubleDoubleState(State):
         if diamonds and events is not None:
             events.append(Scored(actor, diamonds, "diamond", after[actor]))
         if bonus:
-            for s in range(self.players):
+            for s in range(self._players):
                 pos = after[s] if (late and s == actor) else before[s]
                 pip = b.track_pips(pos)
                 if pip is not None and (pip == tile.hi or pip == tile.lo):
                     after[s] += bonus
                     if events is not None:
                         events.append(Scored(s, bonus, "bonus", after[s]))
-        self.positions = tuple(after)
-        reached = [s for s in range(self.players) if after[s] >= self.victory]
+        self._positions = tuple(after)
+        reached = [s for s in range(self._players) if after[s] >= self._victory]
         if not reached:
             return False
         if opts.simultaneous_victory == "mover_wins" and actor in reached:
@@ -698,62 +824,62 @@ class DoubleDoubleState(State):
 
     def _best(self, seats: Sequence[int]) -> tuple[int, ...]:
         """The highest scores among ``seats``, then the hand-pips tie-break; ties share."""
-        top = max(self.positions[s] for s in seats)
-        tied = [s for s in seats if self.positions[s] == top]
+        top = max(self._positions[s] for s in seats)
+        tied = [s for s in seats if self._positions[s] == top]
         if len(tied) > 1:
             pips = {s: self.hand_pips(s) for s in tied}
-            pick = max if self.options.tiebreak_hand_pips == "most" else min
+            pick = max if self._options.tiebreak_hand_pips == "most" else min
             best = pick(pips.values())
             tied = [s for s in tied if pips[s] == best]
         return tuple(tied)
 
     def _end_turn(self, actor: int, events: list[Event] | None) -> None:
         """Refill to three, check the two end-of-turn endings, then start the next turn."""
-        self.chain = None
-        need = HAND - self.hands[actor].bit_count()
+        self._chain = None
+        need = HAND - self._hands[actor].bit_count()
         if need > 0:
             self._draw(actor, need, "refill", events)
-        assert self.hands[actor].bit_count() <= HAND, "a hand holds at most 3 after a turn"
-        if self.ending:
-            self._finish("last_draw", self._best(range(self.players)), events)
+        assert self._hands[actor].bit_count() <= HAND, "a hand holds at most 3 after a turn"
+        if self._ending:
+            self._finish("last_draw", self._best(range(self._players)), events)
         elif self._board_full():
-            self._finish("board_full", self._best(range(self.players)), events)
+            self._finish("board_full", self._best(range(self._players)), events)
         else:
-            self._begin_turn((actor + 1) % self.players, events)
+            self._begin_turn((actor + 1) % self._players, events)
 
     def _begin_turn(self, seat: int, events: list[Event] | None) -> None:
-        self.actor = seat
+        self._actor = seat
         self._draw(seat, 1, "turn", events)
 
     def _draw(self, seat: int, k: int, cause: str, events: list[Event] | None) -> None:
-        left = len(self.bone) - self.bpos
+        left = len(self._bone) - self._bpos
         k = min(k, left)
         if k <= 0:
             return
-        got = self.bone[self.bpos : self.bpos + k]
-        self.bpos += k
-        h = self.hands[seat]
+        got = self._bone[self._bpos : self._bpos + k]
+        self._bpos += k
+        h = self._hands[seat]
         for i in got:
             h |= 1 << i
-        hands = list(self.hands)
+        hands = list(self._hands)
         hands[seat] = h
-        self.hands = tuple(hands)
-        if self.bpos == len(self.bone):
-            self.ending = True
+        self._hands = tuple(hands)
+        if self._bpos == len(self._bone):
+            self._ending = True
         if events is not None:
             events.append(Drew(seat, k, tuple(TILES[i % SET] for i in got), cause))
 
     def _board_full(self) -> bool:
         """No spot is left for any tile (``geometric``), or for the tiles still in play."""
-        if self.count == 0:
+        if self._count == 0:
             return False
-        if self.options.board_full_check == "geometric":
+        if self._options.board_full_check == "geometric":
             return not self._spot_table()
         spots = self._spots(None)
         avail: set[int] = set()
-        for h in self.hands:
+        for h in self._hands:
             avail.update(k % SET for k in bits(h))
-        avail.update(k % SET for k in self.bone[self.bpos :])
+        avail.update(k % SET for k in self._bone[self._bpos :])
         tiles = [TILES[t] for t in avail]
         for _, _, va, vb in spots:
             if va >= 0 and vb >= 0:
@@ -764,10 +890,10 @@ class DoubleDoubleState(State):
         return True
 
     def _finish(self, reason: Reason, winners: tuple[int, ...], events: list[Event] | None) -> None:
-        result = Result(reason, tuple(sorted(winners)), (0,) * self.players)
-        self.result = result
-        self.actor = None
-        self.chain = None
+        result = Result(reason, tuple(sorted(winners)), (0,) * self._players)
+        self._result = result
+        self._actor = None
+        self._chain = None
         self._legal = ()
         if events is not None:
             events.append(HandEnded(result))
@@ -775,39 +901,41 @@ class DoubleDoubleState(State):
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> BoardLayout:
-        return BoardLayout(self.board, self.placed)
+        return BoardLayout(self._board, self._placed, self._positions)
 
-    def public_info(self) -> dict[str, Any]:
-        b = self.board
-        return {
-            "first_player": self.first_player,
-            "board": b.name,
-            "positions": list(self.positions),
-            "track_pips": [b.track_pips(p) for p in self.positions],
-            "victory_total": self.victory,
-            "pit": len(self.pit),
-            "chain": None if self.chain is None else [b.cell_name(c) for c in self.chain],
-            "last_draw_drawn": self.ending and self.result is None,
-        }
+    @property
+    def facts(self) -> DoubleDoubleFacts:
+        b = self._board
+        chain = self.chain
+        return DoubleDoubleFacts(
+            self._first_player,
+            b.name,
+            self._positions,
+            tuple(b.track_pips(p) for p in self._positions),
+            self._victory,
+            len(self._pit),
+            chain,
+            self._ending and self._result is None,
+        )
 
     def key(self) -> tuple[Any, ...]:
         """As :meth:`State.key`, with tiles by value (which copy of a tile is where is no part
         of the position)."""
         return (
-            self.game.name,
-            self.options,
-            tuple(tuple(t.index for t in self.hand(s)) for s in range(self.players)),
+            self._game.name,
+            self._options,
+            tuple(tuple(t.index for t in self.hand(s)) for s in range(self._players)),
             tuple(t.index for t in self.boneyard),
-            self.actor,
-            self.result,
-            self.scores_before,
-            self.board,
-            self.cells,
-            self.owner,
-            self.positions,
-            tuple(sorted(k % SET for k in self.pit)),
-            self.chain,
-            self.ending,
+            self._actor,
+            self._result,
+            self._scores_before,
+            self._board,
+            self._cells,
+            self._owner,
+            self._positions,
+            tuple(sorted(k % SET for k in self._pit)),
+            self._chain,
+            self._ending,
         )
 
 
@@ -827,6 +955,11 @@ def _places(
             row = tuple(Place(o, v, ca, cx) for o in range(7))
         memo[k] = row
     return row
+
+
+def _lowest_first(t: Tile) -> tuple[int, int]:
+    """The first player holds the lowest tile by pip total."""
+    return (-t.pips, 0)
 
 
 def _index(t: Tile) -> int:

@@ -19,10 +19,12 @@ from typing import Any
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
 from bonepile.errors import DealError
 from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
+from bonepile.facts import Reader
 from bonepile.games.base import Game
+from bonepile.heuristics import DOUBLES_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.options import option
+from bonepile.options import IntMap, option
 from bonepile.result import Reason, Result
 from bonepile.state import State
 from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
@@ -32,7 +34,7 @@ _DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
 
 SCORING_NOTE = (
     "Doubles' original scoring section was never found; these scoring rules are bonepile's "
-    "own choice, after the usual Draw/Block conventions (RULES.md 3.8)."
+    "own choice, after the usual Draw/Block conventions (see docs/games/doubles.md)."
 )
 
 
@@ -40,7 +42,7 @@ SCORING_NOTE = (
 class DoublesOptions:
     """Options of Doubles (RULES.md 3)."""
 
-    hand_size: dict[str, int] = option(  # noqa: RUF009
+    hand_size: IntMap = option(  # noqa: RUF009 - an IntMap is immutable
         {"2": 8, "3": 6, "4": 6},
         "tiles dealt to each player, by player count (a partial object keeps the others)",
         minimum=1,
@@ -80,21 +82,41 @@ class DoublesOptions:
     )
     target_score: int = option(100, "a match ends when a player reaches this total", minimum=1)
 
-    def __hash__(self) -> int:
-        fields = (
-            self.round_leader,
-            self.spinner_sides,
-            self.draw_when_unable,
-            self.boneyard_reserve,
-            self.round_scoring,
-            self.blocked_tie,
-            self.count_boneyard,
-            self.target_score,
-        )
-        return hash((*sorted(self.hand_size.items()), *fields))
+
+@dataclass(frozen=True)
+class DoublesFacts:
+    """Public facts of Doubles: the first player, the unlocked numbers (those whose double is
+    down, ascending) and whether the actor has drawn this turn."""
+
+    first_player: int
+    unlocked: tuple[int, ...]
+    drawn_this_turn: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DoublesFacts, (self.first_player, self.unlocked, self.drawn_this_turn))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "first_player": self.first_player,
+            "unlocked": list(self.unlocked),
+            "drawn_this_turn": self.drawn_this_turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> DoublesFacts:
+        """Inverse of :meth:`to_json`, checked."""
+        r = Reader(data, "public")
+        out = cls(r.int("first_player"), r.ints("unlocked"), r.bool("drawn_this_turn"))
+        r.done()
+        return out
+
+    def notes(self) -> tuple[str, ...]:
+        """The unlocked numbers, in words."""
+        return ("unlocked numbers: " + (", ".join(map(str, self.unlocked)) or "none"),)
 
 
-class DoublesGame(Game):
+class DoublesGame(Game[DoublesOptions]):
     """Doubles: double-6, every double a spinner, numbers locked until their double is down."""
 
     name = "doubles"
@@ -102,6 +124,9 @@ class DoublesGame(Game):
     title = "Doubles"
     summary = "double-6 draw game: every double is a spinner and unlocks its number"
     Options = DoublesOptions
+    Facts = DoublesFacts
+    family = "spinner_tree"
+    hints = DOUBLES_HINTS
     note = SCORING_NOTE
 
     def max_pip(self, opts: DoublesOptions) -> int:
@@ -112,6 +137,9 @@ class DoublesGame(Game):
 
     def player_range(self, opts: DoublesOptions) -> tuple[int, int]:
         return (2, 4)
+
+    def lead_is_highest(self, opts: DoublesOptions) -> bool:
+        return True
 
     def _seeded_deal(
         self, players: int, opts: Any, rng: random.Random
@@ -153,12 +181,12 @@ class DoublesGame(Game):
             first = next(seat for seat, h in enumerate(hands) if h >> lead & 1)
         s = DoublesState.__new__(DoublesState)
         s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
-        s.lead_tile = lead
-        s.ends = None
-        s.unlocked = 0
-        s.placed = None
-        s.drawn = False
-        s.actor = first
+        s._lead_tile = lead
+        s._ends = None
+        s._unlocked = 0
+        s._placed = None
+        s._drawn = False
+        s._actor = first
         return s
 
     def next_leader(self, previous: State) -> int | None:
@@ -171,36 +199,36 @@ class DoublesGame(Game):
         return None
 
 
-class DoublesState(State):
+class DoublesState(State[DoublesOptions]):
     """A position of Doubles."""
 
-    __slots__ = ("drawn", "ends", "lead_tile", "placed", "unlocked")
+    __slots__ = ("_drawn", "_ends", "_lead_tile", "_placed", "_unlocked")
 
-    lead_tile: int
-    ends: Ends | None
-    unlocked: int
-    placed: PlacedList
-    drawn: bool
+    _lead_tile: int
+    _ends: Ends | None
+    _unlocked: int
+    _placed: PlacedList
+    _drawn: bool
 
     def _clone(self) -> DoublesState:
         new = DoublesState.__new__(DoublesState)
         self._copy_base(new)
-        new.lead_tile = self.lead_tile
-        new.ends = self.ends
-        new.unlocked = self.unlocked
-        new.placed = self.placed
-        new.drawn = self.drawn
+        new._lead_tile = self._lead_tile
+        new._ends = self._ends
+        new._unlocked = self._unlocked
+        new._placed = self._placed
+        new._drawn = self._drawn
         return new
 
     # ----------------------------------------------------------------- rules queries
     def is_unlocked(self, value: int) -> bool:
         """True once the ``value``-``value`` double is in the layout."""
-        return (self.unlocked >> value) & 1 == 1
+        return (self._unlocked >> value) & 1 == 1
 
     def _placements(self, hand: int) -> list[Action]:
         acts: list[Action] = []
-        ends = self.ends or ()
-        unlocked = self.unlocked
+        ends = self._ends or ()
+        unlocked = self._unlocked
         for i, end in enumerate(ends):
             if end in ends[:i]:
                 continue
@@ -213,37 +241,37 @@ class DoublesState(State):
         return acts
 
     def _can_draw(self) -> bool:
-        reserve: int = self.options.boneyard_reserve
-        return len(self.bone) - self.bpos > reserve
+        reserve: int = self._options.boneyard_reserve
+        return len(self._bone) - self._bpos > reserve
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self.result is not None:
+        if self._result is not None:
             return ()
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        if self.ends is None:
-            return (LEAD_BY_INDEX[self.lead_tile],)
-        acts = self._placements(self.hands[actor])
+        if self._ends is None:
+            return (LEAD_BY_INDEX[self._lead_tile],)
+        acts = self._placements(self._hands[actor])
         if acts:
             return tuple(acts)
         if self._can_draw() and (
-            not self.drawn or self.options.draw_when_unable == "until_playable"
+            not self._drawn or self._options.draw_when_unable == "until_playable"
         ):
             return (DRAW,)
         return (PASS,)
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        n = self.players
-        sides = self.options.spinner_sides
-        hands = list(self.hands)
+        n = self._players
+        sides = self._options.spinner_sides
+        hands = list(self._hands)
         if type(action) is Attach:
             tile = action.tile
             t = tile.index
             u = action.at.index
-            ends = self.ends
+            ends = self._ends
             assert ends is not None
             for i, (eu, ev) in enumerate(ends):
                 if eu == u and tile.has(ev):
@@ -255,57 +283,57 @@ class DoublesState(State):
             if tile.is_double:
                 o = v
                 rest = rest + ((t, v),) * (sides - 1)
-                self.unlocked |= 1 << v
+                self._unlocked |= 1 << v
             else:
                 o = tile.other(v)
                 rest = (*rest, (t, o))
-            self.ends = rest
+            self._ends = rest
             hands[actor] ^= 1 << t
-            self.hands = tuple(hands)
-            self.placed = (self.placed, (t, u, v, actor))
-            self.drawn = False
+            self._hands = tuple(hands)
+            self._placed = (self._placed, (t, u, v, actor))
+            self._drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))
             if not hands[actor]:
                 self._finish(actor, "domino", events)
                 return
-            self.actor = (actor + 1) % n
+            self._actor = (actor + 1) % n
         elif type(action) is Lead:
             tile = action.tile
             t = tile.index
-            self.ends = ((t, tile.hi),) * sides
-            self.unlocked = 1 << tile.hi
+            self._ends = ((t, tile.hi),) * sides
+            self._unlocked = 1 << tile.hi
             hands[actor] ^= 1 << t
-            self.hands = tuple(hands)
-            self.placed = (None, (t, -1, -1, actor))
+            self._hands = tuple(hands)
+            self._placed = (None, (t, -1, -1, actor))
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
                 self._finish(actor, "domino", events)
                 return
-            self.actor = (actor + 1) % n
+            self._actor = (actor + 1) % n
         elif type(action) is Draw:
-            t = self.bone[self.bpos]
-            self.bpos += 1
+            t = self._bone[self._bpos]
+            self._bpos += 1
             hands[actor] |= 1 << t
-            self.hands = tuple(hands)
-            self.drawn = True
+            self._hands = tuple(hands)
+            self._drawn = True
             if events is not None:
                 events.append(Drew(actor, 1, (TILES[t],), "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))
-            self.drawn = False
-            self.actor = (actor + 1) % n
+            self._drawn = False
+            self._actor = (actor + 1) % n
         # Static block check (RULES.md 3.7 and 6), after every action, a draw included.
-        if not self._can_draw() and not any(self._placements(h) for h in self.hands):
+        if not self._can_draw() and not any(self._placements(h) for h in self._hands):
             self._finish(None, "blocked", events)
 
     # ----------------------------------------------------------------- scoring
     def _finish(self, winner: int | None, reason: Reason, events: list[Event] | None) -> None:
-        n = self.players
-        opts = self.options
-        pips = [mask_pips(h) for h in self.hands]
+        n = self._players
+        opts = self._options
+        pips = [mask_pips(h) for h in self._hands]
         if winner is None:
             low = min(pips)
             tied = [s for s in range(n) if pips[s] == low]
@@ -323,38 +351,38 @@ class DoublesState(State):
         else:
             score = sum(pips)
         if opts.count_boneyard:
-            score += sum(TILES[t].pips for t in self.bone[self.bpos :])
+            score += sum(TILES[t].pips for t in self._bone[self._bpos :])
         points = tuple(score if s == winner else 0 for s in range(n))
         self._end(Result(reason, (winner,), points), events)
 
     def _lightest_tile(self, seat: int) -> tuple[int, int]:
-        return min(TILES[t].rank_key() for t in bits(self.hands[seat]))
+        return min(TILES[t].rank_key() for t in bits(self._hands[seat]))
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self.result = result
-        self.actor = None
+        self._result = result
+        self._actor = None
         self._legal = ()
-        self.drawn = False
+        self._drawn = False
         if events is not None:
             events.append(HandEnded(result))
 
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
-        return build_layout(self.placed, self.ends)
+        return build_layout("spinner_tree", self._placed, self._ends)
 
-    def public_info(self) -> dict[str, Any]:
-        return {
-            "first_player": self.first_player,
-            "unlocked": [v for v in range(7) if self.unlocked >> v & 1],
-            "drawn_this_turn": self.drawn,
-        }
+    @property
+    def facts(self) -> DoublesFacts:
+        u = self._unlocked
+        return DoublesFacts(
+            self._first_player, tuple(v for v in range(7) if u >> v & 1), self._drawn
+        )
 
     def _key_extra(self) -> tuple[Any, ...]:
         return (
-            tuple(sorted(self.ends)) if self.ends else None,
-            self.unlocked,
-            self.drawn,
+            tuple(sorted(self._ends)) if self._ends else None,
+            self._unlocked,
+            self._drawn,
         )
 
 

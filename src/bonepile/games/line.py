@@ -15,7 +15,9 @@ from typing import Any
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
 from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
+from bonepile.facts import Reader
 from bonepile.games.base import Game
+from bonepile.heuristics import LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
@@ -60,10 +62,41 @@ class LineOptions:
     )
 
 
-class LineGame(Game):
+@dataclass(frozen=True)
+class LineFacts:
+    """Public facts of ``block`` and ``draw``: the first player, and whether the actor has
+    drawn this turn (``draw`` only; always false in ``block``)."""
+
+    first_player: int
+    drawn_this_turn: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LineFacts, (self.first_player, self.drawn_this_turn))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"first_player": self.first_player, "drawn_this_turn": self.drawn_this_turn}
+
+    @classmethod
+    def from_json(cls, data: Any) -> LineFacts:
+        """Inverse of :meth:`to_json`, checked."""
+        r = Reader(data, "public")
+        out = cls(r.int("first_player"), r.bool("drawn_this_turn"))
+        r.done()
+        return out
+
+    def notes(self) -> tuple[str, ...]:
+        """Nothing beyond the layout needs telling in the classic games."""
+        return ()
+
+
+class LineGame(Game[LineOptions]):
     """``block`` or ``draw``: the classic games played in a line."""
 
     Options = LineOptions
+    Facts = LineFacts
+    family = "line"
+    hints = LINE_HINTS
 
     def __init__(self, name: str, drawing: bool, title: str, summary: str) -> None:
         self.name = name
@@ -103,20 +136,23 @@ class LineGame(Game):
         first = 0
         if leader is not None:  # a later hand of a match: the last winner leads any tile
             first = leader
-            s.lead_tile = -1
+            s._lead_tile = -1
         elif opts.lead == "highest_double":
             first, tile = _highest_lead(hands)
-            s.lead_tile = tile
+            s._lead_tile = tile
         else:
-            s.lead_tile = -1
+            s._lead_tile = -1
         s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
-        s.drawing = self.drawing
-        s.node = None
-        s.drawn = False
-        s.actor = first
+        s._drawing = self.drawing
+        s._node = None
+        s._drawn = False
+        s._actor = first
         return s
 
-    def next_leader(self, previous: State) -> int | None:
+    def lead_is_highest(self, opts: LineOptions) -> bool:
+        return opts.lead == "highest_double"
+
+    def next_leader(self, previous: State[LineOptions]) -> int | None:
         """The previous hand's winner leads any tile; after a tie, ``lead`` decides again.
 
         With teams the winner is the partner who went out, or who held the lowest hand.
@@ -204,74 +240,74 @@ class EndsNode:
 _NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
 
 
-class LineState(State):
+class LineState(State[LineOptions]):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("drawing", "drawn", "lead_tile", "node")
+    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node")
 
-    drawing: bool
-    node: EndsNode | None
-    drawn: bool
-    lead_tile: int
+    _drawing: bool
+    _node: EndsNode | None
+    _drawn: bool
+    _lead_tile: int
 
     @property
     def ends(self) -> Ends | None:
         """The open ends as ``(anchor tile index, value)`` pairs (``None`` before the lead)."""
-        return None if self.node is None else self.node.pairs
+        return None if self._node is None else self._node.pairs
 
     def _clone(self) -> LineState:
         new = LineState.__new__(LineState)
         self._copy_base(new)
-        new.drawing = self.drawing
-        new.node = self.node
-        new.drawn = self.drawn
-        new.lead_tile = self.lead_tile
+        new._drawing = self._drawing
+        new._node = self._node
+        new._drawn = self._drawn
+        new._lead_tile = self._lead_tile
         return new
 
     # ----------------------------------------------------------------- legal actions
     def _can_draw(self) -> bool:
-        return self.drawing and len(self.bone) - self.bpos > self.options.reserve
+        return self._drawing and len(self._bone) - self._bpos > self._options.reserve
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self.result is not None:
+        if self._result is not None:
             return ()
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        hand = self.hands[actor]
-        node = self.node
+        hand = self._hands[actor]
+        node = self._node
         if node is None:
-            if self.lead_tile >= 0:
-                return (LEAD_BY_INDEX[self.lead_tile],)
+            if self._lead_tile >= 0:
+                return (LEAD_BY_INDEX[self._lead_tile],)
             return tuple(map(LEAD_BY_INDEX.__getitem__, bits(hand)))
         acts = node.placements(hand)
         if acts:
             return acts
-        if self._can_draw() and (not self.drawn or self.options.draw_mode == "until_playable"):
+        if self._can_draw() and (not self._drawn or self._options.draw_mode == "until_playable"):
             return _DRAW_ONLY
         return _PASS_ONLY
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
-        actor: int = self.actor  # type: ignore[assignment]
+        actor: int = self._actor  # type: ignore[assignment]
         kind = type(action)
         if kind is Attach:
-            r = self.node._next.get(action)  # type: ignore[union-attr]
+            r = self._node._next.get(action)  # type: ignore[union-attr]
             if r is None:
-                r = self.node.advance(action)  # type: ignore[union-attr,arg-type]
+                r = self._node.advance(action)  # type: ignore[union-attr,arg-type]
             node, v, o = r
             tile: Tile = action.tile  # type: ignore[attr-defined]
-            hands = list(self.hands)
+            hands = list(self._hands)
             hand = hands[actor] ^ action.bit  # type: ignore[attr-defined]
             hands[actor] = hand
-            self.hands = tuple(hands)
-            self.node = node
-            self.drawn = False
+            self._hands = tuple(hands)
+            self._node = node
+            self._drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
             if not hand:
                 self._finish_domino(actor, events)
                 return
-            self.actor = (actor + 1) % self.players
+            self._actor = (actor + 1) % self._players
             em = node.mask
             for h in hands:
                 if h & em:
@@ -279,131 +315,44 @@ class LineState(State):
         elif kind is Lead:
             tile = action.tile  # type: ignore[attr-defined]
             t = tile.index
-            hands = list(self.hands)
+            hands = list(self._hands)
             hands[actor] ^= 1 << t
-            self.hands = tuple(hands)
-            self.node = EndsNode.lead(tile, self.options.spinner)
+            self._hands = tuple(hands)
+            self._node = EndsNode.lead(tile, self._options.spinner)
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
                 self._finish_domino(actor, events)
                 return
-            self.actor = (actor + 1) % self.players
+            self._actor = (actor + 1) % self._players
         elif kind is Draw:
-            t = self.bone[self.bpos]
-            self.bpos += 1
-            hands = list(self.hands)
+            t = self._bone[self._bpos]
+            self._bpos += 1
+            hands = list(self._hands)
             hands[actor] |= 1 << t
-            self.hands = tuple(hands)
-            self.drawn = True
+            self._hands = tuple(hands)
+            self._drawn = True
             if events is not None:
                 events.append(Drew(actor, 1, (TILES[t],), "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))
-            self.drawn = False
-            self.actor = (actor + 1) % self.players
+            self._drawn = False
+            self._actor = (actor + 1) % self._players
         # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
-        em = self.node.mask  # type: ignore[union-attr]
-        for h in self.hands:
+        em = self._node.mask  # type: ignore[union-attr]
+        for h in self._hands:
             if h & em:
                 return
         if not self._can_draw():
             self._finish_blocked(events)
 
-    def playout(self, rng: random.Random) -> State:
-        """:meth:`State.playout`, with the position kept in local variables between actions.
-
-        Same rules functions, same random choices and the same final state as the generic
-        loop (a test holds them equal); only the intermediate states are never built.
-        """
-        s: LineState = self
-        if s.result is not None:
-            return s
-        rand = rng.random
-        n = s.players
-        hands = list(s.hands)
-        node = s.node
-        moves = s._moves
-        actor: int = s.actor  # type: ignore[assignment]
-        drawn = s.drawn
-        if node is None:
-            legal = s._compute_legal()
-            a = legal[int(rand() * len(legal))]
-            moves = (moves, a)
-            node = EndsNode.lead(a.tile, s.options.spinner)  # type: ignore[attr-defined]
-            hand = hands[actor] ^ (1 << a.tile.index)  # type: ignore[attr-defined]
-            hands[actor] = hand
-            if hand:
-                actor = (actor + 1) % n
-        else:
-            hand = hands[actor]
-        bone = s.bone
-        bpos = s.bpos
-        nbone = len(bone)
-        reserve = s.options.reserve
-        can_draw = s.drawing and nbone - bpos > reserve
-        until = s.options.draw_mode == "until_playable"
-        # The static block check (RULES.md 6) only matters when the actor cannot place: if it
-        # can, some seat can. So it runs only then, before the actor's draw or pass.
-        while hand:
-            hand = hands[actor]
-            acts = node._legal.get(hand & node.mask)
-            if acts is None:
-                acts = node.placements(hand)
-            if acts:
-                a = acts[int(rand() * len(acts))]
-                moves = (moves, a)
-                r = node._next.get(a)
-                if r is None:
-                    r = node.advance(a)  # type: ignore[arg-type]
-                node = r[0]
-                hand ^= a.bit  # type: ignore[attr-defined]
-                hands[actor] = hand
-                drawn = False
-                if not hand:
-                    break
-                actor = (actor + 1) % n
-                continue
-            em = node.mask
-            for h in hands:
-                if h & em:
-                    break
-            else:
-                if not can_draw:
-                    break
-            if can_draw and (until or not drawn):
-                rand()
-                moves = (moves, DRAW)
-                hands[actor] = hand | (1 << bone[bpos])
-                bpos += 1
-                can_draw = nbone - bpos > reserve
-                drawn = True
-            else:
-                rand()
-                moves = (moves, PASS)
-                drawn = False
-                actor = (actor + 1) % n
-        new = s._clone()
-        new._root = s._root if s._root is not None else s
-        new._moves = moves
-        new.hands = tuple(hands)
-        new.node = node
-        new.bpos = bpos
-        new.drawn = drawn
-        new.actor = actor
-        if hand:
-            new._finish_blocked(None)
-        else:
-            new._finish_domino(actor, None)
-        return new
-
     # ----------------------------------------------------------------- scoring
     def _teams(self) -> bool:
-        return self.options.teams and self.players == 4
+        return self._options.teams and self._players == 4
 
     def _finish_domino(self, winner: int, events: list[Event] | None) -> None:
-        n = self.players
+        n = self._players
         pips = [self._pips(s) for s in range(n)]
         if self._teams():
             winners = tuple(sorted((winner, (winner + 2) % 4)))
@@ -415,14 +364,14 @@ class LineState(State):
 
     def _blocked_winner(self) -> int | None:
         """The seat whose hand wins a block (lowest pips, then ``blocked_tie``), or ``None``."""
-        n = self.players
+        n = self._players
         pips = [self._pips(s) for s in range(n)]
         low = min(pips)
         tied = [s for s in range(n) if pips[s] == low]
         if self._teams() and len({s % 2 for s in tied}) == 1:
             tied = tied[:1]
-        if len(tied) > 1 and self.options.blocked_tie == "lightest_tile":
-            tied = [min(tied, key=lambda s: min(TILES[t].rank_key() for t in bits(self.hands[s])))]
+        if len(tied) > 1 and self._options.blocked_tie == "lightest_tile":
+            tied = [min(tied, key=lambda s: min(TILES[t].rank_key() for t in bits(self._hands[s])))]
         return tied[0] if len(tied) == 1 else None
 
     def hand_winner(self) -> int | None:
@@ -430,15 +379,15 @@ class LineState(State):
 
         With teams both partners are winners in the result; this is the one who won it.
         """
-        result = self.result
+        result = self._result
         if result is None or not result.winners:
             return None
         if result.reason == "domino":
-            return next(s for s in result.winners if self.hands[s] == 0)
+            return next(s for s in result.winners if self._hands[s] == 0)
         return self._blocked_winner()
 
     def _finish_blocked(self, events: list[Event] | None) -> None:
-        n = self.players
+        n = self._players
         pips = [self._pips(s) for s in range(n)]
         teams = self._teams()
         found = self._blocked_winner()
@@ -455,13 +404,13 @@ class LineState(State):
         self._end(Result("blocked", winners, _points(n, winners, score)), events)
 
     def _pips(self, seat: int) -> int:
-        return mask_pips(self.hands[seat])
+        return mask_pips(self._hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self.result = result
-        self.actor = None
+        self._result = result
+        self._actor = None
         self._legal = ()
-        self.drawn = False
+        self._drawn = False
         if events is not None:
             events.append(HandEnded(result))
 
@@ -469,9 +418,8 @@ class LineState(State):
     @property
     def layout(self) -> Layout:
         """The line, rebuilt from the moves (states do not carry it: it costs every step)."""
-        root = self.initial
-        actor = root.actor
-        n = self.players
+        actor = self.initial.actor
+        n = self._players
         node: EndsNode | None = None
         placed: PlacedList = None
         for a in self.moves:
@@ -481,23 +429,21 @@ class LineState(State):
                 placed = (placed, (a.tile.index, a.at.index, v, actor))
             elif type(a) is Lead:
                 assert actor is not None
-                node = EndsNode.lead(a.tile, self.options.spinner)
+                node = EndsNode.lead(a.tile, self._options.spinner)
                 placed = (placed, (a.tile.index, -1, -1, actor))
             if type(a) is not Draw and actor is not None:
                 actor = (actor + 1) % n
-        return build_layout(placed, None if node is None else node.pairs)
+        return build_layout("line", placed, None if node is None else node.pairs)
 
-    def public_info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"first_player": self.first_player}
-        if self.drawing:
-            info["drawn_this_turn"] = self.drawn
-        return info
+    @property
+    def facts(self) -> LineFacts:
+        return LineFacts(self._first_player, self._drawn)
 
     def _key_extra(self) -> tuple[Any, ...]:
-        node = self.node
+        node = self._node
         if node is None:
-            return (None, False, self.drawn, self.lead_tile)
-        return (tuple(sorted(node.pairs)), node.spinner_used, self.drawn)
+            return (None, False, self._drawn, self._lead_tile)
+        return (tuple(sorted(node.pairs)), node.spinner_used, self._drawn)
 
 
 _DRAW_ONLY: tuple[Action, ...] = (DRAW,)

@@ -29,7 +29,9 @@ from bonepile.events import (
     SpellCast,
     SpellEnded,
 )
+from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
+from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
@@ -55,8 +57,129 @@ EFFECT_ORDER = (
 _FIRES_OPEN = tuple(frozenset((v,)) for v in range(16))
 _FIRES_TILE = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 
-Spell = tuple[int, int, int]
+SpellRecord = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
+
+PHASES = ("opening", "opening_draw", "play")
+"""The phases of a hand: looking for a double to set, drawing for one, then play."""
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A 13 spell in force: ``kind`` is ``end`` (cast by a 13 on the open end of tile ``at``)
+    or ``starter`` (a 13-13 starter: ``at`` is the starter); ``caster`` is its seat."""
+
+    kind: str
+    at: Tile
+    caster: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Spell, (self.kind, self.at, self.caster))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"kind": self.kind, "at": str(self.at), "caster": self.caster}
+
+
+@dataclass(frozen=True)
+class SuperDominoesFacts:
+    """Public facts of Super Dominoes.
+
+    ``phase``: one of :data:`PHASES`; ``first_player``; ``starter`` (the spinner's tile) and
+    ``setter`` (its seat) once set; ``direction`` (+1 clockwise, -1 counter-clockwise, after
+    3s); ``spell`` (the :class:`Spell` in force, or ``None``); ``pending_skips`` (seats the next
+    pass of the turn skips); ``drawn_this_turn``; ``extra_turn`` (the actor is on a 14's extra
+    turn); ``idle_turns`` (turns in a row without a tile placed or drawn, for the block check).
+    """
+
+    phase: str
+    first_player: int
+    starter: Tile | None
+    setter: int | None
+    direction: int
+    spell: Spell | None
+    pending_skips: int
+    drawn_this_turn: bool
+    extra_turn: bool
+    idle_turns: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            SuperDominoesFacts,
+            (
+                self.phase,
+                self.first_player,
+                self.starter,
+                self.setter,
+                self.direction,
+                self.spell,
+                self.pending_skips,
+                self.drawn_this_turn,
+                self.extra_turn,
+                self.idle_turns,
+            ),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "phase": self.phase,
+            "first_player": self.first_player,
+            "starter": None if self.starter is None else str(self.starter),
+            "setter": self.setter,
+            "direction": self.direction,
+            "spell": None if self.spell is None else self.spell.to_json(),
+            "pending_skips": self.pending_skips,
+            "drawn_this_turn": self.drawn_this_turn,
+            "extra_turn": self.extra_turn,
+            "idle_turns": self.idle_turns,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> SuperDominoesFacts:
+        """Inverse of :meth:`to_json`, checked."""
+        r = Reader(data, "public")
+        spell = None
+        sr = r.sub("spell")
+        if sr is not None:
+            at = sr.opt_tile("at")
+            if at is None:
+                raise FactsError("public.spell: at must be a tile")
+            spell = Spell(sr.str("kind", ("end", "starter")), at, sr.int("caster"))
+            sr.done()
+        out = cls(
+            r.str("phase", PHASES),
+            r.int("first_player"),
+            r.opt_tile("starter"),
+            r.opt_int("setter"),
+            r.int("direction"),
+            spell,
+            r.int("pending_skips"),
+            r.bool("drawn_this_turn"),
+            r.bool("extra_turn"),
+            r.int("idle_turns"),
+        )
+        r.done()
+        return out
+
+    def notes(self) -> tuple[str, ...]:
+        """Direction, spell, skips, extra turn and the opening, in words."""
+        out = ["direction: " + ("clockwise" if self.direction > 0 else "counter-clockwise")]
+        spell = self.spell
+        if spell is not None:
+            if spell.kind == "starter":
+                out.append(f"spell: starter spell of P{spell.caster} (start the empty arms)")
+            else:
+                out.append(f"spell: on the 13 of {spell.at}, cast by P{spell.caster}")
+        if self.pending_skips:
+            out.append(f"pending skips: {self.pending_skips}")
+        if self.extra_turn:
+            out.append("extra turn")
+        if self.phase == "opening":
+            out.append("opening: looking for a double to set")
+        elif self.phase == "opening_draw":
+            out.append("opening: nobody held a double; drawing for one")
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -144,7 +267,7 @@ class SuperDominoesOptions:
     )
 
 
-class SuperDominoesGame(Game):
+class SuperDominoesGame(Game[SuperDominoesOptions]):
     """Super Dominoes: double-15, nine tiles each, a six-armed starter and suit effects."""
 
     name = "super_dominoes"
@@ -154,6 +277,9 @@ class SuperDominoesGame(Game):
         "double-15 block game with a six-armed starter; 15 draw, 14 again, 13 spell, 3 reverse"
     )
     Options = SuperDominoesOptions
+    Facts = SuperDominoesFacts
+    family = "fat_spinner"
+    hints = SUPER_HINTS
     default_players = 4
 
     def max_pip(self, opts: SuperDominoesOptions) -> int:
@@ -167,6 +293,11 @@ class SuperDominoesGame(Game):
 
     def first_player_by_lot(self, opts: SuperDominoesOptions) -> bool:
         return opts.first_player_rule in ("random", "draw_high_tile")
+
+    def first_player_key(self, opts: SuperDominoesOptions) -> Callable[[Tile], Any] | None:
+        if opts.first_player_rule == "highest_tile_in_hand":
+            return Tile.rank_key
+        return None
 
     def _start(
         self,
@@ -194,20 +325,20 @@ class SuperDominoesGame(Game):
             first = 0
         s = SuperState.__new__(SuperState)
         s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
-        s.phase = OPENING_SET
-        s.asked = 0
-        s.opening_double = -1
-        s.starter = -1
-        s.setter = -1
-        s.ends = ()
-        s.placed = None
-        s.direction = 1
-        s.spell = None
-        s.pending = 0
-        s.drawn = False
-        s.extra = False
-        s.idle = 0
-        s.actor = first
+        s._phase = OPENING_SET
+        s._asked = 0
+        s._opening_double = -1
+        s._starter = -1
+        s._setter = -1
+        s._ends = ()
+        s._placed = None
+        s._direction = 1
+        s._spell = None
+        s._pending = 0
+        s._drawn = False
+        s._extra = False
+        s._idle = 0
+        s._actor = first
         return s
 
     def next_leader(self, previous: State) -> int | None:
@@ -224,80 +355,80 @@ class SuperDominoesGame(Game):
         return (previous.first_player + 1) % n
 
 
-class SuperState(State):
+class SuperState(State[SuperDominoesOptions]):
     """A position of Super Dominoes."""
 
     __slots__ = (
-        "asked",
-        "direction",
-        "drawn",
-        "ends",
-        "extra",
-        "idle",
-        "opening_double",
-        "pending",
-        "phase",
-        "placed",
-        "setter",
-        "spell",
-        "starter",
+        "_asked",
+        "_direction",
+        "_drawn",
+        "_ends",
+        "_extra",
+        "_idle",
+        "_opening_double",
+        "_pending",
+        "_phase",
+        "_placed",
+        "_setter",
+        "_spell",
+        "_starter",
     )
 
-    phase: int
-    asked: int
-    opening_double: int
-    starter: int
-    setter: int
-    ends: Ends
-    placed: PlacedList
-    direction: int
-    spell: Spell | None
-    pending: int
-    drawn: bool
-    extra: bool
-    idle: int
+    _phase: int
+    _asked: int
+    _opening_double: int
+    _starter: int
+    _setter: int
+    _ends: Ends
+    _placed: PlacedList
+    _direction: int
+    _spell: SpellRecord | None
+    _pending: int
+    _drawn: bool
+    _extra: bool
+    _idle: int
 
     def _clone(self) -> SuperState:
         new = SuperState.__new__(SuperState)
         self._copy_base(new)
-        new.phase = self.phase
-        new.asked = self.asked
-        new.opening_double = self.opening_double
-        new.starter = self.starter
-        new.setter = self.setter
-        new.ends = self.ends
-        new.placed = self.placed
-        new.direction = self.direction
-        new.spell = self.spell
-        new.pending = self.pending
-        new.drawn = self.drawn
-        new.extra = self.extra
-        new.idle = self.idle
+        new._phase = self._phase
+        new._asked = self._asked
+        new._opening_double = self._opening_double
+        new._starter = self._starter
+        new._setter = self._setter
+        new._ends = self._ends
+        new._placed = self._placed
+        new._direction = self._direction
+        new._spell = self._spell
+        new._pending = self._pending
+        new._drawn = self._drawn
+        new._extra = self._extra
+        new._idle = self._idle
         return new
 
     # ----------------------------------------------------------------- rules queries
     def is_bound(self, seat: int) -> bool:
         """True when ``seat`` is bound by the spell in force."""
-        spell = self.spell
+        spell = self._spell
         if spell is None:
             return False
         kind, _, caster = spell
         if seat != caster:
             return True
         if kind == SPELL_END:
-            return not self.options.caster_immune
-        return bool(self.options.starter13_setter_bound)
+            return not self._options.caster_immune
+        return bool(self._options.starter13_setter_bound)
 
     def _placements(self, seat: int) -> list[Action]:
-        hand = self.hands[seat]
-        spell = self.spell
+        hand = self._hands[seat]
+        spell = self._spell
         only = -1
         if spell is not None and self.is_bound(seat):
-            only = self.starter if spell[0] == SPELL_STARTER else spell[1]
-        wild = self.options.double_wild_on_13
+            only = self._starter if spell[0] == SPELL_STARTER else spell[1]
+        wild = self._options.double_wild_on_13
         acts: list[Action] = []
         done: list[tuple[int, int]] = []
-        for end in self.ends:
+        for end in self._ends:
             u, v = end
             if (only >= 0 and u != only) or end in done:
                 continue
@@ -311,29 +442,29 @@ class SuperState(State):
         return acts
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self.result is not None:
+        if self._result is not None:
             return ()
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        if self.phase == OPENING_SET:
-            doubles = self.hands[actor] & DOUBLE_MASK
+        if self._phase == OPENING_SET:
+            doubles = self._hands[actor] & DOUBLE_MASK
             if not doubles:
                 return (PASS,)
             idx = bits(doubles)
-            if self.options.starter_choice == "highest_double":
+            if self._options.starter_choice == "highest_double":
                 return (LEAD_BY_INDEX[idx[-1]],)
             return tuple(LEAD_BY_INDEX[t] for t in idx)
-        if self.phase == OPENING_DRAW:
-            if self.opening_double >= 0:
-                return (LEAD_BY_INDEX[self.opening_double],)
+        if self._phase == OPENING_DRAW:
+            if self._opening_double >= 0:
+                return (LEAD_BY_INDEX[self._opening_double],)
             return (DRAW,)
         acts = self._placements(actor)
         if acts:
             return tuple(acts)
-        opts = self.options
-        if self.extra and opts.extra_turn_mode == "play_only_if_able":
+        opts = self._options
+        if self._extra and opts.extra_turn_mode == "play_only_if_able":
             return (PASS,)
-        if not self.drawn and self.bpos < len(self.bone) and opts.draw_when_unable > 0:
+        if not self._drawn and self._bpos < len(self._bone) and opts.draw_when_unable > 0:
             return (DRAW,)
         return (PASS,)
 
@@ -354,15 +485,15 @@ class SuperState(State):
 
     def _take(self, seat: int, k: int, cause: str, events: list[Event] | None) -> int:
         """``seat`` draws up to ``k`` tiles from the front of the boneyard; return how many."""
-        k = min(k, len(self.bone) - self.bpos)
+        k = min(k, len(self._bone) - self._bpos)
         if k <= 0:
             return 0
-        drawn = self.bone[self.bpos : self.bpos + k]
-        self.bpos += k
-        hands = list(self.hands)
+        drawn = self._bone[self._bpos : self._bpos + k]
+        self._bpos += k
+        hands = list(self._hands)
         for t in drawn:
             hands[seat] |= 1 << t
-        self.hands = tuple(hands)
+        self._hands = tuple(hands)
         if events is not None:
             events.append(Drew(seat, k, tuple(TILES[t] for t in drawn), cause))
         return k
@@ -370,48 +501,48 @@ class SuperState(State):
     def _others_draw(
         self, mover: int, cause: str, events: list[Event] | None, include_mover: bool = False
     ) -> None:
-        n = self.players
+        n = self._players
         seat = mover
         for _ in range(n - 1):
-            seat = (seat + self.direction) % n
+            seat = (seat + self._direction) % n
             if self._take(seat, 1, cause, events) == 0:
                 return
         if include_mover:
             self._take(mover, 1, cause, events)
 
     def _set_starter(self, tile: Tile, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
         t = tile.index
         s = tile.hi
-        hands = list(self.hands)
+        hands = list(self._hands)
         hands[actor] ^= 1 << t
-        self.hands = tuple(hands)
-        self.starter = t
-        self.setter = actor
-        self.ends = ((t, s),) * ARMS
-        self.placed = (None, (t, -1, -1, actor))
-        self.phase = PLAY
-        self.opening_double = -1
-        self.idle = 0
+        self._hands = tuple(hands)
+        self._starter = t
+        self._setter = actor
+        self._ends = ((t, s),) * ARMS
+        self._placed = (None, (t, -1, -1, actor))
+        self._phase = PLAY
+        self._opening_double = -1
+        self._idle = 0
         if events is not None:
             events.append(Led(actor, tile))
-        opts = self.options
+        opts = self._options
         if not hands[actor]:
             self._finish_domino(actor, events)
             return
         if s == 15:
             self._others_draw(actor, "starter", events, opts.starter15_includes_setter)
         if s == 13:
-            self.spell = (SPELL_STARTER, t, actor)
+            self._spell = (SPELL_STARTER, t, actor)
             if events is not None:
                 events.append(SpellCast(actor, tile, True))
         if s == 3:
-            self.direction = -self.direction
+            self._direction = -self._direction
             if events is not None:
-                events.append(Reversed(actor, self.direction))
+                events.append(Reversed(actor, self._direction))
         if s == 0 and opts.skip_trigger == "blank":
-            self.pending = 1
+            self._pending = 1
         if s == 14:
             if events is not None:
                 events.append(ExtraTurn(actor))
@@ -420,13 +551,13 @@ class SuperState(State):
             self._advance(events)
 
     def _place(self, action: Attach, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        opts = self.options
+        opts = self._options
         tile = action.tile
         t = tile.index
         u = action.at.index
-        ends = self.ends
+        ends = self._ends
         for i, (eu, ev) in enumerate(ends):
             if eu == u:
                 v = ev
@@ -440,12 +571,12 @@ class SuperState(State):
             rest = (*rest, (t, o), (t, o), (t, o))
         else:
             rest = (*rest, (t, o))
-        self.ends = rest
-        hands = list(self.hands)
+        self._ends = rest
+        hands = list(self._hands)
         hands[actor] ^= 1 << t
-        self.hands = tuple(hands)
-        self.placed = (self.placed, (t, u, v, actor))
-        self.idle = 0
+        self._hands = tuple(hands)
+        self._placed = (self._placed, (t, u, v, actor))
+        self._idle = 0
         if events is not None:
             events.append(Placed(actor, tile, action.at, v, o))
 
@@ -462,63 +593,63 @@ class SuperState(State):
             effect(self, play, events)
 
     def _draw(self, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        if self.phase == OPENING_DRAW:
-            t = self.bone[self.bpos]
+        if self._phase == OPENING_DRAW:
+            t = self._bone[self._bpos]
             self._take(actor, 1, "opening", events)
             if TILES[t].is_double:
-                self.opening_double = t
+                self._opening_double = t
             else:
-                self.actor = (actor + 1) % self.players
+                self._actor = (actor + 1) % self._players
             return
-        self._take(actor, self.options.draw_when_unable, "unable", events)
-        self.drawn = True
-        self.idle = 0
+        self._take(actor, self._options.draw_when_unable, "unable", events)
+        self._drawn = True
+        self._idle = 0
 
     def _pass(self, events: list[Event] | None) -> None:
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        n = self.players
+        n = self._players
         if events is not None:
             events.append(Passed(actor))
-        if self.phase == OPENING_SET:
-            self.asked += 1
-            if self.asked == n:
-                self.phase = OPENING_DRAW
-                self.asked = 0
-                self.actor = self.first_player
+        if self._phase == OPENING_SET:
+            self._asked += 1
+            if self._asked == n:
+                self._phase = OPENING_DRAW
+                self._asked = 0
+                self._actor = self._first_player
             else:
-                self.actor = (actor + 1) % n
+                self._actor = (actor + 1) % n
             return
-        if not self.drawn:
-            self.idle += 1
-        no_draws = self.bpos >= len(self.bone) or self.options.draw_when_unable == 0
-        if no_draws and self.idle >= n:
+        if not self._drawn:
+            self._idle += 1
+        no_draws = self._bpos >= len(self._bone) or self._options.draw_when_unable == 0
+        if no_draws and self._idle >= n:
             self._finish_blocked(events)
             return
         self._advance(events)
 
     def _advance(self, events: list[Event] | None) -> None:
         """Pass the turn on in the current direction, applying pending skips."""
-        actor = self.actor
+        actor = self._actor
         assert actor is not None
-        n = self.players
-        d = self.direction
+        n = self._players
+        d = self._direction
         q = (actor + d) % n
-        for _ in range(self.pending):
+        for _ in range(self._pending):
             if events is not None:
                 events.append(Skipped(q))
             q = (q + d) % n
-        self.pending = 0
+        self._pending = 0
         self._begin_turn(q, False, events)
 
     def _begin_turn(self, seat: int, extra: bool, events: list[Event] | None) -> None:
-        self.actor = seat
-        self.drawn = False
-        self.extra = extra
-        spell = self.spell
-        opts = self.options
+        self._actor = seat
+        self._drawn = False
+        self._extra = extra
+        spell = self._spell
+        opts = self._options
         if (
             spell is not None
             and spell[0] == SPELL_END
@@ -526,23 +657,23 @@ class SuperState(State):
             and opts.spell_ends_on_caster_turn
             and opts.caster_immune
         ):
-            self.spell = None
+            self._spell = None
             if events is not None:
                 events.append(SpellEnded(seat, "caster_turn"))
 
     # ----------------------------------------------------------------- scoring
     def _finish_domino(self, winner: int, events: list[Event] | None) -> None:
-        n = self.players
-        if self.options.scoring == "advanced":
+        n = self._players
+        if self._options.scoring == "advanced":
             score = sum(self._pips(s) for s in range(n))
         else:
-            score = sum(self.hands[s].bit_count() for s in range(n))
+            score = sum(self._hands[s].bit_count() for s in range(n))
         self._end(Result("domino", (winner,), _points(n, (winner,), score)), events)
 
     def _finish_blocked(self, events: list[Event] | None) -> None:
-        n = self.players
-        opts = self.options
-        tiles = [h.bit_count() for h in self.hands]
+        n = self._players
+        opts = self._options
+        tiles = [h.bit_count() for h in self._hands]
         pips = [self._pips(s) for s in range(n)]
         best = min((tiles[s], pips[s]) for s in range(n))
         tied = tuple(s for s in range(n) if (tiles[s], pips[s]) == best)
@@ -561,59 +692,56 @@ class SuperState(State):
         self._end(Result("blocked", tied, _points(n, tied, score)), events)
 
     def _pips(self, seat: int) -> int:
-        return mask_pips(self.hands[seat])
+        return mask_pips(self._hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self.result = result
-        self.actor = None
+        self._result = result
+        self._actor = None
         self._legal = ()
-        self.pending = 0
-        self.extra = False
-        self.drawn = False
+        self._pending = 0
+        self._extra = False
+        self._drawn = False
         if events is not None:
             events.append(HandEnded(result))
 
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
-        return build_layout(self.placed, self.ends)
+        return build_layout("fat_spinner", self._placed, self._ends)
 
-    def public_info(self) -> dict[str, Any]:
-        spell = self.spell
-        return {
-            "phase": ("opening", "opening_draw", "play")[self.phase],
-            "first_player": self.first_player,
-            "starter": None if self.starter < 0 else str(TILES[self.starter]),
-            "setter": None if self.setter < 0 else self.setter,
-            "direction": self.direction,
-            "spell": None
+    @property
+    def facts(self) -> SuperDominoesFacts:
+        spell = self._spell
+        return SuperDominoesFacts(
+            PHASES[self._phase],
+            self._first_player,
+            None if self._starter < 0 else TILES[self._starter],
+            None if self._setter < 0 else self._setter,
+            self._direction,
+            None
             if spell is None
-            else {
-                "kind": "end" if spell[0] == SPELL_END else "starter",
-                "at": str(TILES[spell[1]]),
-                "caster": spell[2],
-            },
-            "pending_skips": self.pending,
-            "drawn_this_turn": self.drawn,
-            "extra_turn": self.extra,
-            "idle_turns": self.idle,
-        }
+            else Spell("end" if spell[0] == SPELL_END else "starter", TILES[spell[1]], spell[2]),
+            self._pending,
+            self._drawn,
+            self._extra,
+            self._idle,
+        )
 
     def _key_extra(self) -> tuple[Any, ...]:
         return (
-            self.phase,
-            self.asked,
-            self.opening_double,
-            self.starter,
-            self.setter,
-            tuple(sorted(self.ends)),
-            self.direction,
-            self.spell,
-            self.pending,
-            self.drawn,
-            self.extra,
-            self.idle,
-            self.first_player,
+            self._phase,
+            self._asked,
+            self._opening_double,
+            self._starter,
+            self._setter,
+            tuple(sorted(self._ends)),
+            self._direction,
+            self._spell,
+            self._pending,
+            self._drawn,
+            self._extra,
+            self._idle,
+            self._first_player,
         )
 
 
@@ -635,20 +763,20 @@ Effect = Callable[[SuperState, Play, list[Event] | None], None]
 
 def _break_spell(s: SuperState, p: Play, events: list[Event] | None) -> None:
     """A play on the spelled end breaks an end spell; the starter spell ends by its own rule."""
-    spell = s.spell
+    spell = s._spell
     if spell is None:
         return
     how = ""
     if spell[0] == SPELL_END:
         if p.at == spell[1]:
             how = "broken"
-    elif s.options.starter13_spell == "single_play":
-        if p.at == s.starter:
+    elif s._options.starter13_spell == "single_play":
+        if p.at == s._starter:
             how = "broken"
-    elif not any(eu == s.starter for eu, _ in s.ends):
+    elif not any(eu == s._starter for eu, _ in s._ends):
         how = "arms_started"
     if how:
-        s.spell = None
+        s._spell = None
         if events is not None:
             events.append(SpellEnded(p.seat, how))
 
@@ -657,9 +785,9 @@ def _cast_spell(s: SuperState, p: Play, events: list[Event] | None) -> None:
     """A 13 casts a spell on the end the tile leaves open, replacing any spell in force."""
     if 13 not in p.fires:
         return
-    if s.spell is not None and events is not None:
+    if s._spell is not None and events is not None:
         events.append(SpellEnded(p.seat, "replaced"))
-    s.spell = (SPELL_END, p.t, p.seat)
+    s._spell = (SPELL_END, p.t, p.seat)
     if events is not None:
         events.append(SpellCast(p.seat, p.tile, False))
 
@@ -673,18 +801,18 @@ def _fifteen_draw(s: SuperState, p: Play, events: list[Event] | None) -> None:
 def _three_reverse(s: SuperState, p: Play, events: list[Event] | None) -> None:
     """A 3 reverses the direction of play."""
     if 3 in p.fires:
-        s.direction = -s.direction
+        s._direction = -s._direction
         if events is not None:
-            events.append(Reversed(p.seat, s.direction))
+            events.append(Reversed(p.seat, s._direction))
 
 
 def _skip(s: SuperState, p: Play, events: list[Event] | None) -> None:
     """A double (not 13-13), or a blank with ``skip_trigger=blank``: the next player is skipped."""
-    opts = s.options
+    opts = s._options
     trigger = opts.skip_trigger
     double = p.tile.hi == p.tile.lo
     if (trigger == "double" and double and p.t != T13_13) or (trigger == "blank" and 0 in p.fires):
-        s.pending = s.pending + 1 if opts.skip_stacking else 1
+        s._pending = s._pending + 1 if opts.skip_stacking else 1
 
 
 def _fourteen_or_pass_on(s: SuperState, p: Play, events: list[Event] | None) -> None:

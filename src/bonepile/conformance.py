@@ -1,0 +1,1150 @@
+"""A conformance check for games: run any game through the public API and check its promises.
+
+>>> from bonepile.conformance import check_game
+>>> check_game("block", 2, seeds=range(2)).games
+2
+
+:func:`check_game` plays seeded random hands of a game (a registered name or any
+:class:`~bonepile.games.Game` object, one defined outside the package included) and checks,
+at every decision, the invariants every game owes its clients: a well-formed running or
+finished position, a transition that never changes the state it is called on, illegal actions
+refused, tiles conserved, views that show a seat what it may know and nothing more, records,
+pickles and playouts that give back the same positions. Like pgx's ``api_test``, it uses only
+the public API: :func:`~bonepile.games.new_game` (or :meth:`Game.new`),
+:meth:`State.legal_actions`, :meth:`State.apply`, :meth:`State.step`, :meth:`State.playout`,
+the state's public accessors, :func:`~bonepile.view.view` and the record functions.
+
+The first violation raises :class:`ConformanceError` (an ``AssertionError``) whose message names
+the game, the seed, the move index (how many actions had been taken in the position checked)
+and the invariant (one of :data:`INVARIANTS`), for example::
+
+    ConformanceError: block 2p, seed 3, move 5: apply-pure: apply(6-4@6-6) changed the state
+    it was called on: actor was 1, is now 0
+
+Each invariant is a small function of this module (``check_*``) that raises
+:class:`ConformanceError` without the location; :func:`check_game` adds it. The random choices
+are :meth:`State.playout`'s: ``legal[int(rng.random() * len(legal))]`` with
+``rng = random.Random(seed)``, so ``new_game(..., seed=seed).playout(random.Random(seed))`` is
+the very hand the check played.
+
+How hidden information is checked (two complementary checks, both sound: neither can blame a
+correct game):
+
+* ``view-leak`` scans every view (its fields, walked recursively, and at some positions its
+  ``to_json()``) for tiles. A tile shown to a seat is a leak when, at that position, it lies
+  only in places hidden from the seat (another seat's hand, the boneyard, the pit) and the seat
+  has never held it, played it or seen it on the table. In games with several sets a tile value
+  can be both public and hidden; such a value is never blamed, so this scan is complete only
+  for one-set games.
+* ``view-indistinguishable`` builds, after each hand, a second deal that differs only in tiles
+  no viewer of a given group ever saw (a tile still in one seat's hand at the end swapped with
+  one still in the boneyard, or in another seat's hand), replays the same moves on it, and while
+  every observation a viewer is entitled to agrees (the actor, every hand size, the boneyard
+  and pit sizes, the table, the result, the viewer's own hand and legal actions), requires that
+  viewer's views of the two positions to be equal. A view that depends on hidden information in
+  any way (a pip total, a flag, a tile) shows up as a difference.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import pickle
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, NoReturn, ParamSpec, TypeVar
+
+from bonepile.actions import (
+    DRAW,
+    HIDDEN_DISCARD,
+    PASS,
+    STOP,
+    Action,
+    Attach,
+    Discard,
+    Lead,
+    Place,
+    parse_action,
+)
+from bonepile.errors import IllegalActionError, OptionError
+from bonepile.events import Event, HandEnded
+from bonepile.games import Game, get_game
+from bonepile.record import dump_record, read_record, record_of
+from bonepile.state import State
+from bonepile.tiles import MAX_PIP_LIMIT, Tile, parse_tile
+from bonepile.view import FIELDS as VIEW_FIELDS
+from bonepile.view import View, view
+
+__all__ = [
+    "INVARIANTS",
+    "CheckReport",
+    "ConformanceError",
+    "check_apply_pure",
+    "check_deterministic",
+    "check_game",
+    "check_hidden_information",
+    "check_history",
+    "check_illegal_rejected",
+    "check_notation",
+    "check_over",
+    "check_pickle",
+    "check_playout",
+    "check_record_round_trip",
+    "check_running",
+    "check_step_agrees",
+    "check_tiles_conserved",
+    "check_view",
+    "check_view_hides",
+    "check_view_json",
+]
+
+INVARIANTS: dict[str, str] = {
+    "running-state": "while a hand runs, actor is a seat and legal_actions() is a non-empty "
+    "tuple of actions without duplicates",
+    "over-state": "once over, actor is None, legal_actions() == () and result has one point "
+    "per seat and winners that are distinct seats",
+    "termination": "a hand ends within max_steps decisions",
+    "notation": "parse_action(str(a)) == a for every legal action",
+    "tiles-conserved": "hands + boneyard + table (+ pit) are exactly game.deck(players, options)",
+    "apply-pure": "apply and step never change the state they are called on",
+    "step-agrees": "step(a) returns the state apply(a) returns",
+    "hand-ended-event": "step's events end with a HandEnded event (carrying the result) exactly "
+    "when the new state is over, and contain no other",
+    "illegal-action": "an action not in the legal list raises IllegalActionError (from apply "
+    "and from step) and changes nothing",
+    "view-consistent": "view(state, seat) agrees with the state: the seat's hand (none for a "
+    "spectator), hand sizes, boneyard size, table, actor, legal actions (the actor's own view "
+    "only), result, public facts, one history turn per action, every hand revealed once over",
+    "view-leak": "a view shows no tile that lies only in places hidden from its seat",
+    "view-indistinguishable": "a seat's view is the same in two deals that differ only in "
+    "tiles hidden from it, as long as everything the seat may observe agrees",
+    "view-json": "View.from_json(v.to_json()) == v (registered games)",
+    "record-round-trip": "read_record(record_of(s)) == s, with the same moves, also through "
+    "the record's JSON text",
+    "history": "state.replay() is the (seat, action, events) of every step taken",
+    "determinism": "the same seed deals the same state, and the same actions give the same "
+    "states and events",
+    "playout": "playout(random.Random(k)) ends the hand and equals stepping with the same "
+    "random choices; playout of a finished hand is the hand itself",
+    "pickle": "pickle round trips give back equal views (and states, when they pickle at all)",
+}
+"""Every invariant :func:`check_game` checks: its name (as :class:`ConformanceError` gives it)
+and what it requires."""
+
+
+class ConformanceError(AssertionError):
+    """A game broke an invariant. ``invariant`` (a key of :data:`INVARIANTS`) and ``detail``
+    say which and how; ``game``, ``players``, ``seed`` and ``move`` (the number of actions taken
+    in the position checked) say where, when known."""
+
+    def __init__(
+        self,
+        invariant: str,
+        detail: str,
+        *,
+        game: str | None = None,
+        players: int | None = None,
+        seed: int | None = None,
+        move: int | None = None,
+    ) -> None:
+        self.invariant = invariant
+        self.detail = detail
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.move = move
+        where = []
+        if game is not None:
+            where.append(game if players is None else f"{game} {players}p")
+        if seed is not None:
+            where.append(f"seed {seed}")
+        if move is not None:
+            where.append(f"move {move}")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {invariant}: {detail}" if prefix else f"{invariant}: {detail}")
+
+    def located(
+        self, game: str, players: int, seed: int | None, move: int | None
+    ) -> ConformanceError:
+        """The same violation with its location (the location already set wins)."""
+        return ConformanceError(
+            self.invariant,
+            self.detail,
+            game=self.game if self.game is not None else game,
+            players=self.players if self.players is not None else players,
+            seed=self.seed if self.seed is not None else seed,
+            move=self.move if self.move is not None else move,
+        )
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check_game` checked: ``games`` (hands played), ``decisions`` (positions in
+    which an action was chosen, each checked), ``states`` (positions whose invariants were
+    checked: the hands' positions, final ones included, and the positions of the alternative
+    deals compared by the hidden-information check)."""
+
+    game: str
+    players: int
+    games: int
+    decisions: int
+    states: int
+
+
+# ------------------------------------------------------------------------------ plumbing
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _fail(invariant: str, detail: str) -> NoReturn:
+    raise ConformanceError(invariant, detail)
+
+
+def _invariant(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Mark a check: any exception the game raises inside it becomes a violation of ``name``."""
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(fn)
+        def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return fn(*args, **kwargs)
+            except ConformanceError:
+                raise
+            except Exception as e:
+                raise ConformanceError(name, f"raised {type(e).__name__}: {e}") from e
+
+        return checked
+
+    return wrap
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _seats(state: State[Any]) -> list[int | None]:
+    """Every seat, and ``None`` (a spectator)."""
+    return [None, *range(state.players)]
+
+
+def _who(seat: int | None) -> str:
+    return "the spectator" if seat is None else f"seat {seat}"
+
+
+def _pit(state: State[Any]) -> tuple[Tile, ...]:
+    """The pit's tiles (Double Double Dominoes' ``pit_tiles``; empty for other games)."""
+    pit = getattr(state, "pit_tiles", None)
+    return tuple(pit) if pit is not None else ()
+
+
+def _board(state: State[Any]) -> Any:
+    return getattr(state.initial, "board", None) if state.game.board_game else None
+
+
+def _snapshot(state: State[Any]) -> dict[str, Any]:
+    """The state's public accessors, for telling whether a call changed it."""
+    n = state.players
+    return {
+        "key()": state.key(),
+        "actor": state.actor,
+        "result": state.result,
+        "is_over": state.is_over,
+        "legal_actions()": state.legal_actions(),
+        "hands": tuple(state.hand(k) for k in range(n)),
+        "boneyard": state.boneyard,
+        "layout": state.layout,
+        "moves": state.moves,
+        "ply": state.ply,
+        "scores": state.scores,
+        "facts": state.facts,
+        "pit": _pit(state),
+    }
+
+
+def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
+    for name, old in before.items():
+        new = after[name]
+        if old != new:
+            return f"{name} was {_short(old, 100)}, is now {_short(new, 100)}"
+    return None
+
+
+# ------------------------------------------------------------------------------ positions
+@_invariant("running-state")
+def check_running(state: State[Any]) -> None:
+    """While a hand runs: ``actor`` is a seat, ``result`` is ``None`` and ``legal_actions()`` is
+    a non-empty tuple of actions without duplicates (the same on every call)."""
+    n = state.players
+    actor = state.actor
+    if state.is_over or state.result is not None:
+        _fail("running-state", f"is_over is {state.is_over} and result {state.result} with actor")
+    if isinstance(actor, bool) or not isinstance(actor, int) or not 0 <= actor < n:
+        _fail("running-state", f"actor must be a seat from 0 to {n - 1}, got {actor!r}")
+    legal = state.legal_actions()
+    if not isinstance(legal, tuple) or not legal:
+        _fail("running-state", f"legal_actions() must be a non-empty tuple, got {legal!r}")
+    bad = [a for a in legal if not isinstance(a, Action)]
+    if bad:
+        _fail("running-state", f"legal_actions() holds a non-action: {bad[0]!r}")
+    if len(set(legal)) != len(legal):
+        dup = next(a for a, c in Counter(legal).items() if c > 1)
+        _fail("running-state", f"legal_actions() lists {dup} twice")
+    if state.legal_actions() != legal:
+        _fail("running-state", "legal_actions() changed between two calls")
+
+
+@_invariant("over-state")
+def check_over(state: State[Any]) -> None:
+    """Once a hand is over: ``actor`` is ``None``, ``legal_actions() == ()``, and ``result``
+    has one point per seat and winners that are distinct seats."""
+    n = state.players
+    if not state.is_over or state.result is None:
+        _fail("over-state", "the hand is not over")
+    if state.actor is not None:
+        _fail("over-state", f"actor must be None once the hand is over, got {state.actor!r}")
+    if state.legal_actions() != ():
+        _fail("over-state", f"legal_actions() must be () once over, got {state.legal_actions()}")
+    result = state.result
+    if len(result.points) != n:
+        _fail("over-state", f"result has {len(result.points)} points for {n} seats: {result}")
+    winners = result.winners
+    if any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n for w in winners):
+        _fail("over-state", f"result winners must be seats 0 to {n - 1}, got {winners}")
+    if len(set(winners)) != len(winners):
+        _fail("over-state", f"result names a winner twice: {winners}")
+
+
+@_invariant("notation")
+def check_notation(state: State[Any]) -> None:
+    """Every legal action reads back from its notation: ``parse_action(str(a)) == a``."""
+    for a in state.legal_actions():
+        back = parse_action(str(a))
+        if back != a:
+            _fail("notation", f"{a!r} is written {str(a)!r}, which reads back as {back!r}")
+
+
+def _table_tiles(state: State[Any]) -> tuple[Tile, ...]:
+    return tuple(state.layout.tiles())
+
+
+@_invariant("tiles-conserved")
+def check_tiles_conserved(state: State[Any]) -> tuple[Tile, ...]:
+    """Every seat's hand, the boneyard, the tiles on the table and (Double Double Dominoes) the
+    pit make up exactly the game's deck, ``game.deck(players, options)``, as a multiset.
+    Return the tiles on the table."""
+    table = _table_tiles(state)
+    have: Counter[Tile] = Counter(table)
+    for k in range(state.players):
+        have.update(state.hand(k))
+    have.update(state.boneyard)
+    have.update(_pit(state))
+    want = Counter(state.game.deck(state.players, state.options))
+    if have != want:
+        lost = want - have
+        extra = have - want
+        parts = []
+        if lost:
+            parts.append("missing " + ", ".join(str(t) for t in sorted(lost.elements())))
+        if extra:
+            parts.append("extra " + ", ".join(str(t) for t in sorted(extra.elements())))
+        _fail(
+            "tiles-conserved",
+            f"hands + boneyard + table + pit are not the deck: {'; '.join(parts)}",
+        )
+    if state.boneyard_size != len(state.boneyard):
+        _fail(
+            "tiles-conserved",
+            f"boneyard_size is {state.boneyard_size} but the boneyard holds "
+            f"{len(state.boneyard)} tiles",
+        )
+    for k in range(state.players):
+        if state.hand_size(k) != len(state.hand(k)):
+            _fail(
+                "tiles-conserved",
+                f"hand_size({k}) is {state.hand_size(k)} but hand({k}) holds "
+                f"{len(state.hand(k))} tiles",
+            )
+    return table
+
+
+# ------------------------------------------------------------------------------ transitions
+@_invariant("apply-pure")
+def check_apply_pure(state: State[Any], action: Action) -> State[Any]:
+    """``state.apply(action)`` leaves ``state`` as it was (its ``key()``, hence ``==``, and its
+    public accessors); return the new state."""
+    before = _snapshot(state)
+    new = state.apply(action)
+    change = _changed(before, _snapshot(state))
+    if change is not None:
+        _fail("apply-pure", f"apply({action}) changed the state it was called on: {change}")
+    return new
+
+
+@_invariant("step-agrees")
+def check_step_agrees(
+    state: State[Any], action: Action, applied: State[Any]
+) -> tuple[State[Any], tuple[Event, ...]]:
+    """``state.step(action)`` leaves ``state`` as it was and returns the state ``apply``
+    returned (``applied``); its events end with a :class:`~bonepile.events.HandEnded` event
+    exactly when the new state is over (invariant ``hand-ended-event``). Return the step."""
+    before = _snapshot(state)
+    stepped, events = state.step(action)
+    change = _changed(before, _snapshot(state))
+    if change is not None:
+        _fail("apply-pure", f"step({action}) changed the state it was called on: {change}")
+    if not (stepped == applied and applied == stepped) or stepped.key() != applied.key():
+        diff = _changed(_snapshot(applied), _snapshot(stepped))
+        _fail("step-agrees", f"step({action}) and apply({action}) disagree: {diff}")
+    if stepped.moves != applied.moves:
+        _fail("step-agrees", f"step({action}) and apply({action}) record different moves")
+    if not isinstance(events, tuple) or any(not isinstance(e, Event) for e in events):
+        _fail("step-agrees", f"step({action}) must return a tuple of events, got {events!r}")
+    ended = [i for i, e in enumerate(events) if isinstance(e, HandEnded)]
+    if stepped.is_over:
+        if not events or not isinstance(events[-1], HandEnded):
+            _fail(
+                "hand-ended-event", f"{action} ended the hand but its last event is not HandEnded"
+            )
+        if len(ended) != 1:
+            _fail("hand-ended-event", f"{action} produced {len(ended)} HandEnded events")
+        last = events[-1]
+        assert isinstance(last, HandEnded)
+        if last.result != stepped.result:
+            _fail(
+                "hand-ended-event",
+                f"HandEnded carries {last.result}, the state's result is {stepped.result}",
+            )
+    elif ended:
+        _fail("hand-ended-event", f"{action} produced HandEnded but the hand is not over")
+    return stepped, events
+
+
+def _tiled(action: Action) -> Tile | None:
+    tile = getattr(action, "tile", None)
+    return tile if isinstance(tile, Tile) else None
+
+
+def illegal_candidates(
+    state: State[Any], rng: random.Random, earlier: Sequence[Action] = (), limit: int = 5
+) -> list[Action]:
+    """Some actions that are not legal in ``state``: ``pass``, ``draw``, ``stop`` and
+    ``discard ?`` when not legal, actions legal in earlier positions (``earlier``), and the
+    actor's own moves with a tile it does not hold (one from another hand or the boneyard) or
+    played onto a tile that is not on the table. At most ``limit``, chosen with ``rng``."""
+    legal = state.legal_actions()
+    legal_set = set(legal)
+    out: list[Action] = [a for a in (PASS, DRAW, STOP, HIDDEN_DISCARD) if a not in legal_set]
+    out.extend(a for a in earlier if a not in legal_set)
+    actor = state.actor
+    if actor is not None:
+        mine = set(state.hand(actor))
+        hidden = sorted(
+            {t for k in range(state.players) if k != actor for t in state.hand(k)}
+            | set(state.boneyard),
+            key=lambda t: t.index,
+        )
+        hidden = [t for t in hidden if t not in mine]
+        table = set(_table_tiles(state))
+        tiled = [a for a in legal if _tiled(a) is not None]
+        for a in rng.sample(tiled, min(3, len(tiled))) if hidden else ():
+            t = _tiled(a)
+            assert t is not None
+            near = [u for u in hidden if u.has(t.hi) or u.has(t.lo)] or hidden
+            other = near[rng.randrange(len(near))]
+            if isinstance(a, Lead):
+                out.append(Lead(other))
+            elif isinstance(a, Attach):
+                out.append(Attach(other, a.at))
+                if a.tile not in table:
+                    out.append(Attach(a.tile, a.tile))
+            elif isinstance(a, Place):
+                out.append(Place(other.hi, other.lo, a.cell1, a.cell2))
+            elif isinstance(a, Discard):
+                out.append(Discard(other))
+    unique = [a for a in dict.fromkeys(out) if a not in legal_set]
+    if len(unique) > limit:
+        unique = rng.sample(unique, limit)
+    return unique
+
+
+@_invariant("illegal-action")
+def check_illegal_rejected(state: State[Any], actions: Iterable[Action]) -> None:
+    """Each of ``actions`` (none of them legal here) raises
+    :class:`~bonepile.errors.IllegalActionError` from ``apply`` and from ``step``, and leaves
+    the state as it was."""
+    before = _snapshot(state)
+    for a in actions:
+        if a in state.legal_actions():
+            continue
+        for how in ("apply", "step"):
+            try:
+                if how == "apply":
+                    state.apply(a)
+                else:
+                    state.step(a)
+            except IllegalActionError:
+                pass
+            except Exception as e:
+                _fail(
+                    "illegal-action",
+                    f"{how}({a}) raised {type(e).__name__} ({_short(str(e), 100)}), "
+                    "not IllegalActionError",
+                )
+            else:
+                legal = ", ".join(str(x) for x in state.legal_actions()[:8])
+                _fail("illegal-action", f"{how}({a}) was accepted; the legal actions: [{legal}]")
+            if state.key() != before["key()"]:
+                _fail("illegal-action", f"the refused {how}({a}) changed the state")
+    change = _changed(before, _snapshot(state))
+    if change is not None:
+        _fail("illegal-action", f"refusing illegal actions changed the state: {change}")
+
+
+# ------------------------------------------------------------------------------ views
+@_invariant("view-consistent")
+def check_view(state: State[Any], seat: int | None) -> View:
+    """``view(state, seat)`` agrees with the state: the seat's own hand (empty for the
+    spectator), every hand size, the boneyard size, the table, the actor, the legal actions (the
+    state's in the actor's own view, none otherwise), the result, the public facts, one history
+    turn per action (by the seat that acted; the seat's own actions as taken) and, once over,
+    every hand revealed. Return the view."""
+    v = view(state, seat)
+    n = state.players
+
+    def bad(what: str, got: Any, want: Any) -> NoReturn:
+        _fail(
+            "view-consistent",
+            f"the view of {_who(seat)} has {what} {_short(got, 120)}, the state "
+            f"{_short(want, 120)}",
+        )
+
+    if v.seat != seat:
+        bad("seat", v.seat, seat)
+    if v.game != state.game.name:
+        bad("game", v.game, state.game.name)
+    if v.players != n:
+        bad("players", v.players, n)
+    if v.options != state.options:
+        bad("options", v.options, state.options)
+    want_hand = state.hand(seat) if seat is not None else ()
+    if tuple(v.hand) != tuple(want_hand):
+        bad("hand", v.hand, want_hand)
+    sizes = tuple(state.hand_size(k) for k in range(n))
+    if tuple(v.hand_sizes) != sizes:
+        bad("hand sizes", v.hand_sizes, sizes)
+    if v.boneyard_size != state.boneyard_size:
+        bad("boneyard size", v.boneyard_size, state.boneyard_size)
+    if v.actor != state.actor:
+        bad("actor", v.actor, state.actor)
+    want_legal = state.legal_actions() if seat is not None and seat == state.actor else ()
+    if tuple(v.legal) != tuple(want_legal):
+        bad("legal actions", v.legal, want_legal)
+    if v.result != state.result:
+        bad("result", v.result, state.result)
+    if v.scores_before != state.scores_before:
+        bad("scores_before", v.scores_before, state.scores_before)
+    if v.leader != state.leader:
+        bad("leader", v.leader, state.leader)
+    if v.public != state.facts:
+        bad("public facts", v.public, state.facts)
+    if v.layout != state.layout:
+        bad("table", v.layout, state.layout)
+    hands = tuple(state.hand(k) for k in range(n))
+    if state.is_over:
+        if v.revealed is None or tuple(tuple(h) for h in v.revealed) != hands:
+            bad("revealed hands", v.revealed, hands)
+    elif v.revealed is not None:
+        bad("revealed hands", v.revealed, None)
+    history = v.history
+    if len(history) != state.ply:
+        bad("history turns", len(history), f"{state.ply} actions taken")
+    return v
+
+
+_TILE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+
+
+def tiles_shown(obj: Any, path: str = "") -> Iterator[tuple[str, Tile]]:
+    """Every tile ``obj`` shows, with where: walked recursively through tiles, strings (any
+    ``H-L`` in them: notation, JSON), actions (their notation), events (their JSON), mappings,
+    sequences, sets, dataclasses, objects with ``to_json()``, and other objects' public
+    attributes."""
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [(path, obj)]
+    while stack:
+        where, x = stack.pop()
+        if x is None or isinstance(x, bool | int | float):
+            continue
+        if isinstance(x, Tile):
+            yield where, x
+            continue
+        if isinstance(x, str):
+            for m in _TILE_RE.finditer(x):
+                a, b = int(m.group(1)), int(m.group(2))
+                if a <= MAX_PIP_LIMIT and b <= MAX_PIP_LIMIT:
+                    yield where, Tile(a, b)
+            continue
+        if isinstance(x, Action):
+            stack.append((where, str(x)))
+            continue
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        items: list[tuple[str, Any]]
+        if isinstance(x, Event):
+            items = [(where, x.to_json())]
+        elif isinstance(x, Mapping):
+            items = [(f"{where}.{k}", val) for k, val in x.items()]
+            items += [(f"{where}[key]", k) for k in x]
+        elif isinstance(x, list | tuple):
+            items = [(f"{where}[{i}]", val) for i, val in enumerate(x)]
+        elif isinstance(x, set | frozenset):
+            items = [(f"{where}[]", val) for val in x]
+        elif callable(getattr(x, "to_json", None)):
+            items = [(where, x.to_json())]
+        elif is_dataclass(x):
+            items = [(f"{where}.{f.name}", getattr(x, f.name)) for f in fields(x)]
+        else:
+            names: list[str] = []
+            for cls in type(x).__mro__:
+                slots = cls.__dict__.get("__slots__", ())
+                names.extend([slots] if isinstance(slots, str) else slots)
+            names.extend(getattr(x, "__dict__", {}))
+            items = [
+                (f"{where}.{name}", getattr(x, name))
+                for name in dict.fromkeys(names)
+                if not name.startswith("_") and hasattr(x, name)
+            ]
+        stack.extend(reversed(items))
+
+
+def hidden_places(state: State[Any]) -> dict[Tile, list[str]]:
+    """Where every tile out of sight lies: ``seat K's hand``, ``the boneyard``, ``the pit``."""
+    out: dict[Tile, list[str]] = {}
+    for k in range(state.players):
+        for t in state.hand(k):
+            out.setdefault(t, []).append(f"seat {k}'s hand")
+    for t in state.boneyard:
+        out.setdefault(t, []).append("the boneyard")
+    for t in _pit(state):
+        out.setdefault(t, []).append("the pit")
+    return out
+
+
+@_invariant("view-leak")
+def check_view_hides(
+    v: View,
+    places: Mapping[Tile, Sequence[str]],
+    known: Iterable[Tile],
+    *,
+    parts: Sequence[tuple[str, Any]] | None = None,
+) -> None:
+    """The view ``v`` (of a running hand) shows no hidden tile: none that lies only in places
+    hidden from its seat (``places``, from :func:`hidden_places`) unless the seat knows it
+    (``known``: the tiles on the table, and those the seat has held or played).
+
+    ``parts`` limits the scan to ``(path, value)`` pairs of the view (default: every field,
+    walked recursively, and the view's ``to_json()``)."""
+    if v.revealed is not None:
+        return  # the hand is over: every hand is face up
+    allowed = set(known)
+    if parts is None:
+        parts = [(f, getattr(v, f)) for f in VIEW_FIELDS] + [("to_json()", v.to_json())]
+    for path, value in parts:
+        for where, t in tiles_shown(value, path):
+            if t in allowed or t not in places:
+                continue
+            hidden = [p for p in places[t] if p != f"seat {v.seat}'s hand"]
+            if hidden:
+                _fail(
+                    "view-leak",
+                    f"the view of {_who(v.seat)} shows {t} (in {' and '.join(hidden)}) at {where}",
+                )
+
+
+@_invariant("view-json")
+def check_view_json(v: View) -> None:
+    """``View.from_json(v.to_json()) == v`` (for registered games: it looks the game up)."""
+    data = json.loads(json.dumps(v.to_json()))
+    back = View.from_json(data)
+    if back != v:
+        field = next((f for f in VIEW_FIELDS if getattr(back, f) != getattr(v, f)), "?")
+        _fail(
+            "view-json",
+            f"the view of {_who(v.seat)} reads back from its JSON with a different {field}: "
+            f"{_short(getattr(back, field, None))} vs {_short(getattr(v, field, None))}",
+        )
+
+
+def _first_difference(a: View, b: View) -> str:
+    ja, jb = a.to_json(), b.to_json()
+    for key in ja:
+        if ja[key] != jb.get(key):
+            if key == "history" and isinstance(ja[key], list) and isinstance(jb[key], list):
+                for i, (x, y) in enumerate(zip(ja[key], jb[key], strict=False)):
+                    if x != y:
+                        return f"history[{i}]: {_short(x, 200)} vs {_short(y, 200)}"
+            return f"{key}: {_short(ja[key], 200)} vs {_short(jb.get(key), 200)}"
+    for f in VIEW_FIELDS:
+        if getattr(a, f) != getattr(b, f):
+            return f"{f}: {_short(getattr(a, f), 200)} vs {_short(getattr(b, f), 200)}"
+    return "?"
+
+
+def _observed(a: State[Any], b: State[Any]) -> bool:
+    """True when everyone may observe the same in ``a`` and ``b``."""
+    n = a.players
+    return (
+        a.actor == b.actor
+        and a.is_over == b.is_over
+        and a.result == b.result
+        and a.boneyard_size == b.boneyard_size
+        and all(a.hand_size(k) == b.hand_size(k) for k in range(n))
+        and len(_pit(a)) == len(_pit(b))
+    )
+
+
+def _observed_by(a: State[Any], b: State[Any], seat: int | None) -> bool:
+    """True when ``seat`` may observe the same of its own in ``a`` and ``b``."""
+    if seat is None:
+        return True
+    if a.hand(seat) != b.hand(seat):
+        return False
+    return a.actor != seat or a.legal_actions() == b.legal_actions()
+
+
+@dataclass
+class _World:
+    swap: str
+    excluded: frozenset[int]
+    states: list[State[Any]]
+    viewers: list[list[int | None]]
+
+
+def _swapped_deal(
+    root: State[Any], final: State[Any], x_from: int | None, y_from: int | None, rng: random.Random
+) -> tuple[tuple[list[list[Tile]], list[Tile]], str] | None:
+    """The deal of ``root`` with a tile still in ``x_from``'s hand at the end (``None``: the
+    boneyard) swapped with one still in ``y_from``'s, or ``None`` if there is nothing to swap."""
+    hands_in, bone_in = root.deal
+    hands = [list(h) for h in hands_in]
+    bone = list(bone_in)
+    drawn = len(bone) - final.boneyard_size
+
+    def pick(src: int | None) -> tuple[Tile, list[Tile], int] | None:
+        tiles = final.hand(src) if src is not None else final.boneyard
+        if not tiles:
+            return None
+        t = tiles[rng.randrange(len(tiles))]
+        if src is None:
+            tail = [i for i in range(drawn, len(bone)) if bone[i] == t]
+            return (t, bone, tail[0]) if tail else None
+        if t in hands[src]:
+            return t, hands[src], hands[src].index(t)
+        early = [i for i in range(drawn) if bone[i] == t]
+        return (t, bone, early[0]) if early else None
+
+    x = pick(x_from)
+    y = pick(y_from)
+    if x is None or y is None or x[0] == y[0]:
+        return None
+    (tx, lx, ix), (ty, ly, iy) = x, y
+    lx[ix], ly[iy] = ty, tx
+    return (hands, bone), f"{tx} of {_place(x_from)} swapped with {ty} of {_place(y_from)}"
+
+
+def _place(src: int | None) -> str:
+    return "the boneyard" if src is None else f"seat {src}'s hand"
+
+
+def _world(
+    states: Sequence[State[Any]],
+    x_from: int | None,
+    y_from: int | None,
+    rng: random.Random,
+) -> _World | None:
+    """Replay the hand of ``states`` on a deal with two hidden tiles swapped, as far as every
+    observation agrees; ``None`` when no swap is possible or the very deal differs."""
+    root, final = states[0], states[-1]
+    swapped = _swapped_deal(root, final, x_from, y_from, rng)
+    if swapped is None:
+        return None
+    deal, text = swapped
+    game = root.game
+    by_lot = root.leader is None and game.first_player_by_lot(root.options)
+    b = game.new(
+        root.players,
+        options=root.options,
+        deal=deal,
+        board=_board(root),
+        scores_before=root.scores_before,
+        leader=root.leader,
+        first_player=root.first_player if by_lot else None,
+    )
+    excluded = frozenset(s for s in (x_from, y_from) if s is not None)
+    viewers: list[int | None] = [s for s in _seats(root) if s not in excluded]
+    world = _World(text, excluded, [], [])
+    moves = final.moves
+    for i, a_state in enumerate(states):
+        if a_state.is_over or not _observed(a_state, b) or a_state.layout != b.layout:
+            break
+        viewers = [s for s in viewers if _observed_by(a_state, b, s)]
+        if not viewers:
+            break
+        world.states.append(b)
+        world.viewers.append(viewers)
+        try:
+            b = b.apply(moves[i])
+        except IllegalActionError:
+            break
+    return world
+
+
+@_invariant("view-indistinguishable")
+def check_hidden_information(
+    states: Sequence[State[Any]],
+    rng: random.Random,
+    *,
+    views: Sequence[Mapping[int | None, View]] | None = None,
+    attempts: int = 3,
+) -> int:
+    """For the hand ``states`` (every position of one hand, from the deal to the end): for
+    every seat ``j``, deal again with a tile ``j`` still holds at the end swapped with one still
+    in the boneyard (or in another seat's hand), replay the same moves, and require every other
+    viewer's views of the two hands to be equal for as long as everything that viewer may
+    observe agrees (see the module doc). ``views`` may hold the views of ``states`` already
+    made. Return how many positions of the alternative deals were compared."""
+    final = states[-1]
+    n = final.players
+    compared = 0
+    for j in range(n):
+        if not final.hand(j):
+            continue
+        if final.boneyard_size:
+            sources: list[int | None] = [None]
+        else:
+            sources = [k for k in range(n) if k != j and final.hand(k)]
+        if not sources:
+            continue
+        best: _World | None = None
+        for _ in range(attempts):
+            w = _world(states, j, sources[rng.randrange(len(sources))], rng)
+            if w is not None and (best is None or len(w.states) > len(best.states)):
+                best = w
+            if best is not None and len(best.states) >= len(states) - 1:
+                break
+        if best is None:
+            continue
+        for i, b in enumerate(best.states):
+            a = states[i]
+            for s in best.viewers[i]:
+                va = views[i][s] if views is not None and s in views[i] else view(a, s)
+                vb = view(b, s)
+                if va != vb:
+                    _fail(
+                        "view-indistinguishable",
+                        f"{_who(s)} sees different views, after {i} moves, of two deals that "
+                        f"differ only in tiles it cannot see ({best.swap}): "
+                        f"{_first_difference(va, vb)}",
+                    )
+            compared += 1
+    return compared
+
+
+# ------------------------------------------------------------------------------ records, pickles
+@_invariant("record-round-trip")
+def check_record_round_trip(state: State[Any]) -> None:
+    """``read_record(record_of(state)) == state`` with the same moves, also through the
+    record's JSON text (``dump_record``). A game that is not registered under its name cannot
+    be read by ``read_record``; its record is replayed through ``game.new`` instead."""
+    game = state.game
+    try:
+        registered = get_game(game.name, aliases=False) is game
+    except OptionError:
+        registered = False
+    record = record_of(state)
+    texts: list[Any] = [record, json.loads(dump_record(state))]
+    for data in texts:
+        back = read_record(data) if registered else _replay_record(game, data)
+        if back != state:
+            diff = _changed(_snapshot(state), _snapshot(back))
+            _fail("record-round-trip", f"the record reads back as another position: {diff}")
+        if back.moves != state.moves:
+            _fail("record-round-trip", "the record reads back with other moves")
+
+
+def _replay_record(game: Game[Any], data: Mapping[str, Any]) -> State[Any]:
+    """A record of an unregistered game, replayed with ``game.new`` and ``apply``."""
+    deal = None
+    if "deal" in data:
+        deal = (
+            [[parse_tile(t) for t in h] for h in data["deal"]["hands"]],
+            [parse_tile(t) for t in data["deal"]["boneyard"]],
+        )
+    state = game.new(
+        data["players"],
+        options=data.get("options", {}),
+        seed=data.get("seed"),
+        deal=deal,
+        board=data.get("board"),
+        scores_before=data.get("scores_before"),
+        leader=data.get("leader"),
+    )
+    for text in data.get("moves", []):
+        state = state.apply(parse_action(text))
+    return state
+
+
+def _state_pickles(state: State[Any]) -> bool:
+    try:
+        pickle.dumps(state)
+    except (TypeError, AttributeError, NotImplementedError, pickle.PicklingError):
+        return False
+    return True
+
+
+@_invariant("pickle")
+def check_pickle(state: State[Any], *, states: bool = True) -> None:
+    """``pickle.loads(pickle.dumps(x)) == x`` for the view of every seat and the spectator,
+    and (when ``states``) for the state itself, with the same moves."""
+    for seat in _seats(state):
+        v = view(state, seat)
+        back = pickle.loads(pickle.dumps(v))
+        if back != v:
+            _fail(
+                "pickle",
+                f"the view of {_who(seat)} unpickles different: {_first_difference(v, back)}",
+            )
+    if states:
+        copy = pickle.loads(pickle.dumps(state))
+        if copy != state or copy.moves != state.moves:
+            diff = _changed(_snapshot(state), _snapshot(copy))
+            _fail("pickle", f"the state unpickles different: {diff}")
+
+
+# ------------------------------------------------------------------------------ whole hands
+def _choose(state: State[Any], rng: random.Random) -> Action:
+    legal = state.legal_actions()
+    return legal[int(rng.random() * len(legal))]
+
+
+@_invariant("playout")
+def check_playout(state: State[Any], rng_seed: int, max_steps: int) -> None:
+    """``state.playout(random.Random(rng_seed))`` ends the hand and equals stepping from
+    ``state`` with the same random choices; the playout of a finished hand is itself."""
+    rng = random.Random(rng_seed)
+    s = state
+    for _ in range(max_steps):
+        if s.is_over:
+            break
+        s = s.apply(_choose(s, rng))
+    else:
+        if not s.is_over:
+            _fail("termination", f"random play did not end the hand in {max_steps} decisions")
+    out = state.playout(random.Random(rng_seed))
+    if not out.is_over:
+        _fail("playout", "playout did not end the hand")
+    if out != s or out.moves != s.moves:
+        diff = _changed(_snapshot(s), _snapshot(out))
+        _fail("playout", f"playout differs from stepping with the same choices: {diff}")
+    again = out.playout(random.Random(rng_seed))
+    if again != out or again.moves != out.moves:
+        _fail("playout", "playout of a finished hand is not the hand itself")
+
+
+@_invariant("history")
+def check_history(
+    final: State[Any], turns: Sequence[tuple[int, Action, tuple[Event, ...]]]
+) -> None:
+    """``final.replay()`` is the ``(seat, action, events)`` of every step taken, and
+    ``final.moves`` the actions."""
+    replay = final.replay()
+    if len(replay) != len(turns):
+        _fail("history", f"replay() has {len(replay)} turns for {len(turns)} steps")
+    for i, (got, want) in enumerate(zip(replay, turns, strict=True)):
+        if tuple(got) != tuple(want):
+            _fail("history", f"replay()[{i}] is {_short(got)}, the step gave {_short(want)}")
+    if tuple(final.moves) != tuple(a for _, a, _ in turns):
+        _fail("history", "moves are not the actions taken")
+
+
+@_invariant("determinism")
+def check_deterministic(
+    make: Callable[[], State[Any]],
+    states: Sequence[State[Any]],
+    turns: Sequence[tuple[int, Action, tuple[Event, ...]]],
+) -> None:
+    """``make()`` (a new hand from the same seed) deals ``states[0]``, and stepping the same
+    actions gives the same states and events."""
+    s = make()
+    if s != states[0]:
+        diff = _changed(_snapshot(states[0]), _snapshot(s))
+        _fail("determinism", f"the same seed dealt another position: {diff}")
+    for i, (_, action, events) in enumerate(turns):
+        s, again = s.step(action)
+        if s != states[i + 1] or again != events:
+            _fail(
+                "determinism",
+                f"move {i} ({action}) gave another position or other events the second time",
+            )
+
+
+def check_game(
+    game: str | Game[Any],
+    players: int | None = None,
+    *,
+    options: Mapping[str, Any] | Any = None,
+    board: Any = None,
+    seeds: Iterable[int] = range(20),
+    max_steps: int = 10_000,
+) -> CheckReport:
+    """Play one seeded random hand of ``game`` per seed and check every invariant of
+    :data:`INVARIANTS` along the way; raise :class:`ConformanceError` at the first violation.
+
+    ``game`` is a registered name (aliases accepted) or a :class:`~bonepile.games.Game`;
+    ``players`` defaults to the game's ``default_players``; ``options`` and ``board`` are
+    passed to :func:`~bonepile.games.new_game`. Hand ``seed`` is dealt from ``seed`` and
+    played with :meth:`State.playout`'s choices from ``random.Random(seed)``.
+    """
+    g = game if isinstance(game, Game) else get_game(game)
+    n = g.default_players if players is None else players
+    opts = g.make_options(options)
+    g.check_players(n, opts)
+    report = {"games": 0, "decisions": 0, "states": 0}
+    states_pickle: bool | None = None
+    for seed in seeds:
+        where: list[int | None] = [None]
+        try:
+            states_pickle = _check_hand(
+                g, n, opts, board, seed, max_steps, where, report, states_pickle
+            )
+        except ConformanceError as e:
+            raise e.located(g.name, n, seed, where[0]) from e
+    return CheckReport(g.name, n, report["games"], report["decisions"], report["states"])
+
+
+def _check_hand(
+    g: Game[Any],
+    n: int,
+    opts: Any,
+    board: Any,
+    seed: int,
+    max_steps: int,
+    where: list[int | None],
+    report: dict[str, int],
+    states_pickle: bool | None,
+) -> bool | None:
+    """One hand of :func:`check_game`; ``where[0]`` follows the move being checked."""
+
+    def make() -> State[Any]:
+        return g.new(n, options=opts, seed=seed, board=board)
+
+    state = make()
+    rng = random.Random(seed)
+    side = random.Random(f"bonepile.conformance/{seed}")
+    seats = _seats(state)
+    known: dict[int | None, set[Tile]] = {s: set() for s in seats}
+    scanned: dict[int | None, int] = dict.fromkeys(seats, 0)
+    states: list[State[Any]] = [state]
+    views: list[dict[int | None, View]] = []
+    turns: list[tuple[int, Action, tuple[Event, ...]]] = []
+    earlier: list[Action] = []
+    samples: list[int] = []
+    after_hidden = False  # the last action hid something (a discard): sample the position
+    hidden_samples = 0
+    while True:
+        where[0] = state.ply
+        if state.is_over:
+            break
+        if len(turns) >= max_steps:
+            _fail("termination", f"the hand did not end in {max_steps} decisions")
+        check_running(state)
+        check_notation(state)
+        table = check_tiles_conserved(state)
+        places = hidden_places(state)
+        here: dict[int | None, View] = {}
+        for s in seats:
+            if s is not None:
+                known[s].update(state.hand(s))
+            known[s].update(table)
+            v = check_view(state, s)
+            here[s] = v
+            history = v.history
+            parts: list[tuple[str, Any]] = [
+                ("hand", v.hand),
+                ("legal", v.legal),
+                ("public", v.public),
+                ("result", v.result),
+                ("revealed", v.revealed),
+                *((f"history[{i}]", history[i]) for i in range(scanned[s], len(history))),
+            ]
+            check_view_hides(v, places, known[s], parts=parts)
+            scanned[s] = len(history)
+        views.append(here)
+        actor = state.actor
+        assert actor is not None
+        action = _choose(state, rng)
+        applied = check_apply_pure(state, action)
+        stepped, events = check_step_agrees(state, action, applied)
+        check_illegal_rejected(state, illegal_candidates(state, side, earlier[-12:]))
+        earlier.extend(state.legal_actions()[:6])
+        if state.ply < 2 or state.ply % 20 == 0 or stepped.is_over or after_hidden:
+            _full_view_scan(g, here, places, known)
+            samples.append(state.ply)
+        tile = _tiled(action)
+        if tile is not None:
+            known[actor].add(tile)
+        after_hidden = action.redacted() != action and hidden_samples < 2
+        hidden_samples += after_hidden
+        turns.append((actor, action, events))
+        states.append(stepped)
+        state = stepped
+        report["decisions"] += 1
+    final = state
+    check_over(final)
+    check_tiles_conserved(final)
+    final_views = {s: check_view(final, s) for s in seats}
+    views.append(final_views)
+    check_illegal_rejected(final, [*(a for _, a, _ in turns[-3:]), PASS, DRAW])
+    report["states"] += len(states)
+    report["games"] += 1
+
+    where[0] = None
+    check_history(final, turns)
+    check_deterministic(make, states, turns)
+    where[0] = 0
+    check_playout(states[0], seed, max_steps)
+    mid = len(states) // 2
+    where[0] = mid
+    check_playout(states[mid], seed + 1, max_steps)
+
+    if states_pickle is None:
+        states_pickle = _state_pickles(final)
+    for ply in sorted({*samples, len(states) - 1}):
+        where[0] = ply
+        check_record_round_trip(states[ply])
+        check_pickle(states[ply], states=states_pickle)
+    where[0] = None
+    report["states"] += check_hidden_information(states, side, views=views)
+    return states_pickle
+
+
+def _full_view_scan(
+    g: Game[Any],
+    views: Mapping[int | None, View],
+    places: Mapping[Tile, Sequence[str]],
+    known: Mapping[int | None, set[Tile]],
+) -> None:
+    """Scan whole views (fields and JSON) for hidden tiles, and their JSON round trip."""
+    try:
+        registered = get_game(g.name, aliases=False) is g
+    except OptionError:
+        registered = False
+    for s, v in views.items():
+        check_view_hides(v, places, known[s])
+        if registered:
+            check_view_json(v)
