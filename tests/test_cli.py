@@ -173,6 +173,10 @@ def _check_option_listing(game: str, out: str) -> None:
     specs = get_game(game).option_specs()
     assert specs
     lines = out.splitlines()
+    # The how-to-play summary comes first; the option listing follows its heading line.
+    heading = [i for i, line in enumerate(lines) if line.startswith("Options (")]
+    assert len(heading) == 1, out
+    lines = lines[heading[0] + 1 :]
     starts = {}
     for spec in specs:
         found = [i for i, line in enumerate(lines) if re.match(rf"\s*{spec.name}\b", line)]

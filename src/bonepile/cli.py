@@ -27,14 +27,14 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game, dict[str, Any]]:
+def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game[Any], dict[str, Any]]:
     game = get_game(name)
     values = parse_option_assignments(game.Options, list(items), game.name)
     game.make_options(values)
     return game, values
 
 
-def _board_of(game: Game, board: str | None) -> Any:
+def _board_of(game: Game[Any], board: str | None) -> Any:
     """The board ``--board`` names (``None`` for the game's default)."""
     if board is None:
         return None

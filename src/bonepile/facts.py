@@ -57,25 +57,25 @@ class Reader:
     def _fail(self, key: str, what: str, value: Any) -> FactsError:
         return FactsError(f"{self.where}: {key} must be {what}, got {shown(value)}")
 
-    def int(self, key: str) -> int:
+    def num(self, key: str) -> int:
         """An integer field."""
         v = self._get(key)
         if isinstance(v, bool) or not isinstance(v, int):
             raise self._fail(key, "an integer", v)
         return v
 
-    def opt_int(self, key: str) -> int | None:
+    def opt_num(self, key: str) -> int | None:
         """An integer or null."""
-        return None if self._get(key) is None else self.int(key)
+        return None if self._get(key) is None else self.num(key)
 
-    def bool(self, key: str) -> bool:
+    def flag(self, key: str) -> bool:
         """A boolean field."""
         v = self._get(key)
         if not isinstance(v, bool):
             raise self._fail(key, "true or false", v)
         return v
 
-    def str(self, key: str, choices: tuple[str, ...] = ()) -> str:
+    def word(self, key: str, choices: tuple[str, ...] = ()) -> str:
         """A string field (one of ``choices`` when given)."""
         v = self._get(key)
         if not isinstance(v, str) or (choices and v not in choices):

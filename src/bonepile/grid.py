@@ -496,12 +496,13 @@ class BoardLayout:
         for i, t in enumerate(tiles_in):
             if not isinstance(t, Mapping):
                 raise _fail(f"layout.tiles[{i}] must be an object")
+            item: Any = t
             try:
-                tile = Tile.parse(t.get("tile"))
-                (r1, c1), (r2, c2) = t.get("cells")
-                p, q = t.get("pips")
-                seat = t.get("seat")
-            except (TypeError, ValueError):
+                tile = Tile.parse(item["tile"])
+                (r1, c1), (r2, c2) = item["cells"]
+                p, q = item["pips"]
+                seat = item["seat"]
+            except (TypeError, ValueError, KeyError):
                 raise _fail(f"layout.tiles[{i}]: tile, cells, pips and seat expected") from None
             values = (r1, c1, r2, c2, p, q, seat)
             if any(isinstance(v, bool) or not isinstance(v, int) for v in values):

@@ -205,7 +205,7 @@ def _sd_effect(o: int, t: Tile, seat: int, sizes: tuple[int, ...], n: int, direc
 
 
 # ------------------------------------------------------------------------------ rollouts
-def board_values(state: State) -> list[tuple[float, Action]]:
+def board_values(state: State[Any]) -> list[tuple[float, Action]]:
     """Every legal action of a board game (Double Double Dominoes) with a quick value to the
     mover: the diamonds and track bonus it scores now, less the bonuses it hands out."""
     layout = state.layout
@@ -237,7 +237,7 @@ def board_values(state: State) -> list[tuple[float, Action]]:
     return out
 
 
-def board_move(state: State, rng: random.Random) -> Action:
+def board_move(state: State[Any], rng: random.Random) -> Action:
     """The best action by :func:`board_values` (ties at random), for rollouts."""
     values = board_values(state)
     top = max(v for v, _ in values)
@@ -245,7 +245,7 @@ def board_move(state: State, rng: random.Random) -> Action:
     return best[int(rng.random() * len(best))]
 
 
-def board_candidates(state: State, k: int = 8) -> list[Action]:
+def board_candidates(state: State[Any], k: int = 8) -> list[Action]:
     """The ``k`` best actions by :func:`board_values` (the search looks at these only)."""
     values = board_values(state)
     values.sort(key=lambda va: -va[0])
@@ -256,7 +256,7 @@ def _mostly_best(value: Any) -> Any:
     """A rollout policy: the legal action with the highest ``value(tile)`` three times in four,
     a random one otherwise (and always when there is no choice)."""
 
-    def move(state: State, rng: random.Random) -> Action:
+    def move(state: State[Any], rng: random.Random) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1 or rng.random() < 0.25:
             return legal[int(rng.random() * len(legal))]

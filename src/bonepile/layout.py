@@ -278,8 +278,8 @@ def _placement_from_json(data: Any, i: int, all_tiles: list[Any]) -> Placement:
     if not isinstance(data, Mapping):
         raise LayoutError(f"layout: tiles[{i}] must be an object")
     try:
-        tile = parse_tile(data.get("tile"))
-    except ValueError as e:
+        tile = parse_tile(data["tile"])
+    except (KeyError, ValueError) as e:
         raise LayoutError(f"layout: tiles[{i}]: {e}") from None
     parent = _opt_int(data, "parent")
     slot = _opt_int(data, "slot")

@@ -59,15 +59,15 @@ class Match:
     given a deal or a seed of its own.
     """
 
-    game: Game
+    game: Game[Any]
     players: int
     options: Any
     seed: int
-    hands: tuple[State, ...]
+    hands: tuple[State[Any], ...]
 
     # ----------------------------------------------------------------- queries
     @property
-    def current(self) -> State:
+    def current(self) -> State[Any]:
         """The last hand (running, or the one that ended the match)."""
         return self.hands[-1]
 
@@ -130,13 +130,13 @@ class Match:
         new, events = self.current.step(action)
         return self._with_current(new), events
 
-    def with_current(self, state: State) -> Match:
+    def with_current(self, state: State[Any]) -> Match:
         """This match with its current hand replaced by a later position of that hand."""
         if state.initial is not self.current.initial:
             raise ValueError("with_current needs a later position of the current hand")
         return self._with_current(state)
 
-    def _with_current(self, state: State) -> Match:
+    def _with_current(self, state: State[Any]) -> Match:
         return Match(self.game, self.players, self.options, self.seed, (*self.hands[:-1], state))
 
     def next_hand(
@@ -193,7 +193,7 @@ class Match:
 
 
 def new_match(
-    game: str | Game,
+    game: str | Game[Any],
     players: int,
     *,
     options: Mapping[str, Any] | Any = None,
@@ -218,7 +218,7 @@ def new_match(
     return Match(g, players, opts, seed, (first,))
 
 
-def match_of(hands: Sequence[State], seed: int) -> Match:
+def match_of(hands: Sequence[State[Any]], seed: int) -> Match:
     """A match made of hands already played (checked by :func:`bonepile.record.read_match`)."""
     first = hands[0]
     return Match(first.game, first.players, first.options, seed, tuple(hands))

@@ -98,7 +98,7 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
     if not isinstance(hands_in, list) or not hands_in:
         raise _fail("hands", "must be a non-empty list of hand records")
 
-    hands: list[State] = []
+    hands: list[State[Any]] = []
     for i, entry in enumerate(hands_in):
         where = f"hands[{i}]"
         if not isinstance(entry, Mapping):
@@ -171,7 +171,7 @@ def save_match(match: Match, path: str | Path, headers: Mapping[str, str] | None
     Path(path).write_text(dump_match(match, headers) + "\n", encoding="utf-8")
 
 
-def read_any(source: str | bytes | Mapping[str, Any]) -> State | Match:
+def read_any(source: str | bytes | Mapping[str, Any]) -> State[Any] | Match:
     """A hand record gives its :class:`State`, a match record its :class:`Match`."""
     data = parse_json(source) if isinstance(source, str | bytes) else source
     if isinstance(data, Mapping) and data.get("format") == MATCH_FORMAT:
@@ -179,7 +179,7 @@ def read_any(source: str | bytes | Mapping[str, Any]) -> State | Match:
     return read_record(data)
 
 
-def load_any(path: str | Path) -> State | Match:
+def load_any(path: str | Path) -> State[Any] | Match:
     """Read the hand or match record in file ``path``."""
     return read_any(read_text(path))
 

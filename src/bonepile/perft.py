@@ -7,18 +7,20 @@ deal fixes the boneyard order, so the counts pin the move generator exactly.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bonepile.actions import Action
 from bonepile.state import State
 
 
-def perft(state: State, depth: int) -> int:
+def perft(state: State[Any], depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``state``."""
     if depth < 0:
         raise ValueError(f"perft depth must be >= 0, got {depth}")
     return _perft(state, depth)
 
 
-def _perft(state: State, depth: int) -> int:
+def _perft(state: State[Any], depth: int) -> int:
     if depth == 0 or state.result is not None:
         return 1
     legal = state.legal_actions()
@@ -27,7 +29,7 @@ def _perft(state: State, depth: int) -> int:
     return sum(_perft(state.apply(a), depth - 1) for a in legal)
 
 
-def divide(state: State, depth: int) -> list[tuple[Action, int]]:
+def divide(state: State[Any], depth: int) -> list[tuple[Action, int]]:
     """Perft split by the first action: ``(action, count)`` pairs (empty when over or depth 0)."""
     if depth < 1 or state.result is not None:
         return []

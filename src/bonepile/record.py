@@ -59,7 +59,7 @@ def parse_json(text: str | bytes) -> Any:
         raise _fail("", f"not valid JSON ({str(e).splitlines()[0][:80]})") from None
 
 
-def start_of(data: Any) -> tuple[State, list[str]]:
+def start_of(data: Any) -> tuple[State[Any], list[str]]:
     """Validate everything but the moves; return the dealt state and the move texts."""
     if not isinstance(data, Mapping):
         raise _fail("", f"expected a JSON object at the top level, got {shown(data)}")
@@ -146,7 +146,7 @@ def headers_ok(headers: Any) -> bool:
     )
 
 
-def _check_board(game: Game, board: Any) -> Any:
+def _check_board(game: Game[Any], board: Any) -> Any:
     """The board a record names (``"standard"``, another shipped name, or a board object)."""
     if not game.board_game:
         raise _fail("board", f"{game.name} is not played on a board")
@@ -193,7 +193,7 @@ def _tile(value: Any, where: str) -> Tile:
         raise _fail(where, str(e)) from None
 
 
-def replay_moves(state: State, moves: list[str]) -> State:
+def replay_moves(state: State[Any], moves: list[str]) -> State[Any]:
     """Apply move texts in order; a bad one raises :class:`RecordError` naming it."""
     for i, text in enumerate(moves):
         where = f"moves[{i}] {json.dumps(text)}"
@@ -214,14 +214,14 @@ def replay_moves(state: State, moves: list[str]) -> State:
     return state
 
 
-def read_record(source: str | bytes | Mapping[str, Any]) -> State:
+def read_record(source: str | bytes | Mapping[str, Any]) -> State[Any]:
     """Validate a record (JSON text or an already parsed object) and replay it."""
     data = parse_json(source) if isinstance(source, str | bytes) else source
     state, moves = start_of(data)
     return replay_moves(state, moves)
 
 
-def load_record(path: str | Path) -> State:
+def load_record(path: str | Path) -> State[Any]:
     """Read and replay the record in file ``path``."""
     return read_record(read_text(path))
 
@@ -240,7 +240,7 @@ def read_text(path: str | Path) -> str:
         raise RecordError(f"record: cannot read {path}: {e.strerror or e}") from None
 
 
-def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[str, Any]:
+def record_of(state: State[Any], headers: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The record of the hand that led to ``state`` (with its result once it is over)."""
     root = state.initial
     rec: dict[str, Any] = {
@@ -275,11 +275,13 @@ def record_of(state: State, headers: Mapping[str, str] | None = None) -> dict[st
     return rec
 
 
-def dump_record(state: State, headers: Mapping[str, str] | None = None) -> str:
+def dump_record(state: State[Any], headers: Mapping[str, str] | None = None) -> str:
     """The record of ``state`` as JSON text (one line per key, moves on one line)."""
     return json.dumps(record_of(state, headers), indent=1)
 
 
-def save_record(state: State, path: str | Path, headers: Mapping[str, str] | None = None) -> None:
+def save_record(
+    state: State[Any], path: str | Path, headers: Mapping[str, str] | None = None
+) -> None:
     """Write the record of ``state`` to ``path``."""
     Path(path).write_text(dump_record(state, headers) + "\n", encoding="utf-8")

@@ -8,6 +8,8 @@ game's public facts and their ``notes()``: no game is named here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bonepile.grid import BoardLayout
 from bonepile.layout import Layout, Placement
 from bonepile.match import Match
@@ -158,7 +160,7 @@ def _count(k: int, word: str) -> str:
     return f"{k} {word}" if k == 1 else f"{k} {word}s"
 
 
-def render_state(state: State) -> str:
+def render_state(state: State[Any]) -> str:
     """The full position (every hand shown), as for ``bonepile replay``."""
     facts = state.facts
     spell = getattr(facts, "spell", None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from importlib.resources.abc import Traversable
+from typing import Any
 
 from bonepile.errors import OptionError
 from bonepile.games import Game, get_game
@@ -34,16 +35,16 @@ SUMMARY_HEADING = "## How to play in brief"
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 
 
-def _game(game: str | Game) -> Game:
+def _game(game: str | Game[Any]) -> Game[Any]:
     return game if isinstance(game, Game) else get_game(game)
 
 
-def page_name(game: str | Game) -> str:
+def page_name(game: str | Game[Any]) -> str:
     """The file name of ``game``'s rules page (aliases accepted): ``"super_dominoes.md"``."""
     return f"{_game(game).name}.md"
 
 
-def docs_path(game: str | Game) -> str:
+def docs_path(game: str | Game[Any]) -> str:
     """Where ``game``'s page is in the project: ``"docs/games/super_dominoes.md"``."""
     return f"{DOCS_DIR}/{page_name(game)}"
 
@@ -53,7 +54,7 @@ def pages_dir() -> Traversable:
     return resources.files("bonepile").joinpath(PAGES_PACKAGE_DIR)
 
 
-def page_file(game: str | Game) -> Traversable:
+def page_file(game: str | Game[Any]) -> Traversable:
     """The installed file of ``game``'s rules page (it may be missing from a broken install)."""
     return pages_dir().joinpath(page_name(game))
 
@@ -68,7 +69,7 @@ def _read(name: str) -> str:
         ) from None
 
 
-def rules_page(game: str | Game) -> str:
+def rules_page(game: str | Game[Any]) -> str:
     """The whole rules page of ``game`` (Markdown), read from the installed package.
 
     Raises :class:`~bonepile.errors.OptionError` for an unknown game, or when the page is not
@@ -104,7 +105,7 @@ def section(page: str, heading: str) -> str:
     return "\n".join(out).strip()
 
 
-def how_to_play(game: str | Game) -> str:
+def how_to_play(game: str | Game[Any]) -> str:
     """The short how-to-play summary of ``game`` (Markdown): its page's section under
     ``## How to play in brief``.
 

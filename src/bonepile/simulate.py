@@ -154,7 +154,7 @@ class MatchSummary:
         }
 
 
-def _outcome(index: int, seed: int, final: State) -> HandOutcome:
+def _outcome(index: int, seed: int, final: State[Any]) -> HandOutcome:
     result = final.result
     assert result is not None
     scores = final.scores if final.game.board_game else ()

@@ -145,7 +145,7 @@ class State(Generic[OptionsT]):
     # ----------------------------------------------------------------- construction helpers
     def _init_base(
         self,
-        game: Game,
+        game: Game[Any],
         options: Any,
         hands: Sequence[int],
         bone: Sequence[int],

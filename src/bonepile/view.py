@@ -105,6 +105,8 @@ class View:
         "seat",
     )
 
+    _cells: Any
+    _history: tuple[Turn, ...] | None
     game: str
     options: Any
     players: int
@@ -171,7 +173,7 @@ class View:
             h = tuple(Turn(s, a, e) for s, a, e in unroll(self._cells))
             object.__setattr__(self, "_history", h)
             object.__setattr__(self, "_cells", None)
-        return h  # type: ignore[no-any-return]
+        return h
 
     # ----------------------------------------------------------------- values
     @property
@@ -240,7 +242,7 @@ class View:
 
         r = Reader(data, "view")
         try:
-            game = get_game(r.str("game"), aliases=False)
+            game = get_game(r.word("game"), aliases=False)
             options = game.make_options(r.raw("options"))
             layout_json = r.raw("layout")
             layout: Layout | BoardLayout
@@ -259,28 +261,28 @@ class View:
                     raise ViewError(f"view.history[{i}]: events must be a list")
                 history.append(
                     Turn(
-                        tr.int("seat"),
-                        parse_action(tr.str("action")),
+                        tr.num("seat"),
+                        parse_action(tr.word("action")),
                         tuple(Event.from_json(e) for e in events_in),
                     )
                 )
                 tr.done()
             result_in = r.raw("result")
             revealed_in = r.raw("revealed")
-            seat = r.opt_int("seat")
+            seat = r.opt_num("seat")
             v = cls(
                 game=game.name,
                 options=options,
-                players=r.int("players"),
+                players=r.num("players"),
                 seat=seat,
                 hand=_tiles(r.raw("hand"), "hand"),
                 hand_sizes=r.ints("hand_sizes"),
-                boneyard_size=r.int("boneyard"),
+                boneyard_size=r.num("boneyard"),
                 layout=layout,
-                actor=r.opt_int("actor"),
+                actor=r.opt_num("actor"),
                 legal=tuple(parse_action(a) for a in _strings(r.raw("legal"), "legal")),
                 scores_before=r.ints("scores_before"),
-                leader=r.opt_int("leader"),
+                leader=r.opt_num("leader"),
                 result=None if result_in is None else Result.from_json(result_in),
                 public=game.facts_from_json(r.raw("public")),
                 history=tuple(history),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from bonepile.actions import Action
 from bonepile.events import Event
@@ -17,14 +17,11 @@ from bonepile.view import View, view
 class Agent(Protocol):
     """A player. It is handed its seat's view (with the legal actions) and returns one of them.
 
-    ``needs_history`` tells the runner whether the agent reads ``view.history``; an agent that
-    does not (like :class:`RandomAgent`) is given views with an empty history, which is faster.
-    An agent may also define ``start(view)`` and ``finish(view)``: the runners call them when
+    Views are cheap whatever the agent reads (the history is shared, never replayed). An
+    agent may also define ``start(view)`` and ``finish(view)``: the runners call them when
     each hand begins and ends (the final view shows every hand), so an agent can keep memory
     across the hands of a match.
     """
-
-    needs_history: bool
 
     def act(self, view: View) -> Action:
         """Choose one of ``view.legal``."""
@@ -34,8 +31,6 @@ class Agent(Protocol):
 class RandomAgent:
     """Chooses uniformly among the legal actions, reproducibly from its seed."""
 
-    needs_history = False
-
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
@@ -44,10 +39,10 @@ class RandomAgent:
 
 
 def play_hand(
-    state: State,
+    state: State[Any],
     agents: Sequence[Agent],
-    on_step: Callable[[int, Action, tuple[Event, ...], State], None] | None = None,
-) -> State:
+    on_step: Callable[[int, Action, tuple[Event, ...], State[Any]], None] | None = None,
+) -> State[Any]:
     """Play ``state`` to the end of the hand with one agent per seat; return the final state.
 
     ``on_step(seat, action, events, new_state)`` is called after every action. Agents with
@@ -77,7 +72,7 @@ def play_hand(
 def play_match(
     match: Match,
     agents: Sequence[Agent],
-    on_step: Callable[[int, Action, tuple[Event, ...], State], None] | None = None,
+    on_step: Callable[[int, Action, tuple[Event, ...], State[Any]], None] | None = None,
     on_hand: Callable[[Match], None] | None = None,
 ) -> Match:
     """Play ``match`` to its end with one agent per seat (the same agents for every hand).

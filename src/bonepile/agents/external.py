@@ -50,8 +50,6 @@ class ExternalAgent:
     ``move_timeout`` and ``start_timeout`` are in seconds.
     """
 
-    needs_history = True
-
     def __init__(
         self,
         command: Sequence[str],

@@ -45,15 +45,15 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
-        self.seen: dict[int, tuple[State, tuple[Action, ...], tuple[Action, ...]]] = {}
+        self.seen: dict[int, tuple[State[Any], tuple[Action, ...], tuple[Action, ...]]] = {}
 
 
-def _any(state: State, rng: random.Random) -> Action:
+def _any(state: State[Any], rng: random.Random) -> Action:
     legal = state.legal_actions()
     return legal[int(rng.random() * len(legal))]
 
 
-def evaluate(state: State) -> list[float]:
+def evaluate(state: State[Any]) -> list[float]:
     """A finished hand's :func:`rewards`; for a running board game, who is ahead on the track
     (a logistic of each seat's lead over the best of the others, 4 points a unit)."""
     if state.result is not None:
@@ -66,7 +66,7 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
-def rewards(final: State) -> list[float]:
+def rewards(final: State[Any]) -> list[float]:
     """What a finished hand is worth to each seat: 1 to each winner, 0 to the others; a hand
     with no winner is worth the same to everyone."""
     result = final.result
@@ -130,14 +130,14 @@ class ISMCTSAgent:
         )
         return best
 
-    def _worlds(self, view: View, rng: random.Random) -> list[State]:
+    def _worlds(self, view: View, rng: random.Random) -> list[State[Any]]:
         """Up to the pool size of sampled worlds. The sampler keeps what it learns, so the
         first world may take many tries and the others few; if a later one cannot be found,
         the search goes on with those it has."""
         size = self.pool or get_game(view.game).hints.pool
         size = min(size, self.iterations)
         sampler = Sampler(view, max_tries=4000)
-        worlds: list[State] = []
+        worlds: list[State[Any]] = []
         for _ in range(size):
             try:
                 worlds.append(sampler.sample(rng))
@@ -146,7 +146,7 @@ class ISMCTSAgent:
             sampler.max_tries = 400
         return worlds
 
-    def search(self, worlds: list[State], me: int | None, rng: random.Random) -> _Node:
+    def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
         """Run the search over the sampled ``worlds``; return the root of the tree.
 
         A node remembers, for each world that reached it, the position and its candidate
@@ -180,7 +180,7 @@ class ISMCTSAgent:
                 actor = state.actor
                 known = node.seen.get(w)
                 if known is None:
-                    legal = prune(state) if prune is not None else state.legal_actions()
+                    legal = tuple(prune(state)) if prune is not None else state.legal_actions()
                     keys = tuple(a.redacted() for a in legal) if redact and actor != me else legal
                     node.seen[w] = (state, legal, keys)
                 else:

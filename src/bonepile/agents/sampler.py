@@ -83,7 +83,7 @@ class Sampler:
 
     def __init__(self, view: View, max_tries: int = 400) -> None:
         self.view = view
-        self.game: Game = get_game(view.game)
+        self.game: Game[Any] = get_game(view.game)
         self.max_tries = max_tries
         self.forbidden: list[list[tuple[float, frozenset[Tile]]]] = [
             [] for _ in range(view.players)
@@ -346,7 +346,7 @@ class Sampler:
             len(tiles) for t, tiles in self.forbidden[slot.seat] if slot.start < t < slot.until
         )
 
-    def sample(self, rng: random.Random) -> State:
+    def sample(self, rng: random.Random) -> State[Any]:
         """A full position consistent with the view; :class:`SamplingError` if none is found."""
         for _ in range(self.max_tries):
             self.attempts += 1
@@ -362,7 +362,7 @@ class Sampler:
             f"no deal consistent with P{self.view.seat}'s view found in {self.max_tries} tries"
         )
 
-    def _replay(self, slots: list[_Slot]) -> State | None:
+    def _replay(self, slots: list[_Slot]) -> State[Any] | None:
         v = self.view
         n = v.players
         hands: list[list[Tile]] = [[] for _ in range(n)]
@@ -430,12 +430,12 @@ class Sampler:
             return None
         return state
 
-    def _learn(self, state: State, action: Action, t: int) -> None:
+    def _learn(self, state: State[Any], action: Action, t: int) -> None:
         """A pass, draw or discard was illegal here: the actor held none of its placeable tiles."""
         if not _is_placement(action):
             self._learn_at(state, float(t))
 
-    def _learn_at(self, state: State, t: float) -> None:
+    def _learn_at(self, state: State[Any], t: float) -> None:
         """The actor of ``state`` held, at time ``t``, none of the tiles it could place."""
         placeable = state.placeable_tiles()
         seat = state.actor
@@ -448,7 +448,7 @@ def _tile(slot: _Slot) -> Tile:
     return slot.tile
 
 
-def determinize(view: View, rng: random.Random, max_tries: int = 400) -> State:
+def determinize(view: View, rng: random.Random, max_tries: int = 400) -> State[Any]:
     """One full position consistent with ``view`` (see :class:`Sampler`)."""
     return Sampler(view, max_tries).sample(rng)
 

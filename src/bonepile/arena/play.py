@@ -83,7 +83,6 @@ class _Timed:
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
-        self.needs_history = getattr(agent, "needs_history", True)
         self.seconds = 0.0
         self.decisions = 0
 
@@ -116,7 +115,7 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
         for s, a in enumerate(job.seating)
     ]
     forfeit: tuple[int, str] | None = None
-    state: State | None = None
+    state: State[Any] | None = None
     hands = 1
     try:
         if setup.matches:
@@ -177,7 +176,7 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
     )
 
 
-def _save(setup: Setup, job: Job, state: State | None = None, match: Any = None) -> None:
+def _save(setup: Setup, job: Job, state: State[Any] | None = None, match: Any = None) -> None:
     if setup.records is None:
         return
     names = ", ".join(f"P{s}: {setup.agents[a]}" for s, a in enumerate(job.seating))

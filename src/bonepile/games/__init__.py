@@ -20,11 +20,11 @@ from bonepile.games.super_dominoes import SUPER_DOMINOES
 from bonepile.state import State
 from bonepile.tiles import Tile
 
-_REGISTRY: dict[str, Game] = {}
+_REGISTRY: dict[str, Game[Any]] = {}
 _ALIASES: dict[str, str] = {}
 
 
-def register(game: Game) -> Game:
+def register(game: Game[Any]) -> Game[Any]:
     """Add ``game`` to the registry (under its name and aliases)."""
     _REGISTRY[game.name] = game
     for alias in (game.name, *game.aliases):
@@ -32,7 +32,7 @@ def register(game: Game) -> Game:
     return game
 
 
-def get_game(name: str, *, aliases: bool = True) -> Game:
+def get_game(name: str, *, aliases: bool = True) -> Game[Any]:
     """The game called ``name`` (aliases such as ``sd`` accepted unless ``aliases=False``)."""
     if not isinstance(name, str):
         raise OptionError(f"a game name must be a string, got {name!r}")
@@ -48,13 +48,13 @@ def get_game(name: str, *, aliases: bool = True) -> Game:
     return _REGISTRY[canonical]
 
 
-def all_games() -> tuple[Game, ...]:
+def all_games() -> tuple[Game[Any], ...]:
     """Every registered game, in registration order."""
     return tuple(_REGISTRY.values())
 
 
 def new_game(
-    game: str | Game,
+    game: str | Game[Any],
     players: int,
     *,
     options: Mapping[str, Any] | Any = None,
@@ -64,7 +64,7 @@ def new_game(
     scores_before: Sequence[int] | None = None,
     leader: int | None = None,
     board: Any = None,
-) -> State:
+) -> State[Any]:
     """Start a hand of ``game``: see :meth:`Game.new`."""
     g = game if isinstance(game, Game) else get_game(game)
     return g.new(

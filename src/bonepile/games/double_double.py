@@ -31,7 +31,6 @@ from bonepile.events import (
 )
 from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
-from bonepile.heuristics import BOARD_HINTS
 from bonepile.grid import (
     Board,
     BoardLayout,
@@ -40,6 +39,7 @@ from bonepile.grid import (
     load_board,
     standard_board,
 )
+from bonepile.heuristics import BOARD_HINTS
 from bonepile.options import option
 from bonepile.result import Reason, Result
 from bonepile.state import State
@@ -183,14 +183,14 @@ class DoubleDoubleFacts:
                 raise FactsError("public: chain must be two [row, col] cells or null")
             chain = ((chain_in[0][0], chain_in[0][1]), (chain_in[1][0], chain_in[1][1]))
         out = cls(
-            r.int("first_player"),
-            r.str("board"),
+            r.num("first_player"),
+            r.word("board"),
             r.ints("positions"),
             r.opt_ints("track_pips"),
-            r.int("victory_total"),
-            r.int("pit"),
+            r.num("victory_total"),
+            r.num("pit"),
             chain,
-            r.bool("last_draw_drawn"),
+            r.flag("last_draw_drawn"),
         )
         r.done()
         return out
@@ -299,7 +299,7 @@ class DoubleDoubleGame(Game[DoubleDoubleOptions]):
         scores_before: Sequence[int] | None,
         leader: int | None = None,
         board: Any = None,
-    ) -> State:
+    ) -> State[Any]:
         b = standard_board() if board is None else load_board(board)
         first = leader if leader is not None else _first_player(hands, opts, rng)
         s = DoubleDoubleState.__new__(DoubleDoubleState)

@@ -107,7 +107,7 @@ class DoublesFacts:
     def from_json(cls, data: Any) -> DoublesFacts:
         """Inverse of :meth:`to_json`, checked."""
         r = Reader(data, "public")
-        out = cls(r.int("first_player"), r.ints("unlocked"), r.bool("drawn_this_turn"))
+        out = cls(r.num("first_player"), r.ints("unlocked"), r.flag("drawn_this_turn"))
         r.done()
         return out
 
@@ -171,7 +171,7 @@ class DoublesGame(Game[DoublesOptions]):
         scores_before: Sequence[int] | None,
         leader: int | None = None,
         board: Any = None,
-    ) -> State:
+    ) -> State[Any]:
         if leader is not None and hands[leader] & DOUBLE_MASK:
             # round_leader=previous_winner: the last winner leads its highest double
             first = leader
@@ -189,7 +189,7 @@ class DoublesGame(Game[DoublesOptions]):
         s._actor = first
         return s
 
-    def next_leader(self, previous: State) -> int | None:
+    def next_leader(self, previous: State[Any]) -> int | None:
         """``previous_winner``: the last round's winner (who leads its highest double, if it
         holds one); otherwise, and after a round nobody won, the highest double leads."""
         result = previous.result

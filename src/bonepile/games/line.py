@@ -81,7 +81,7 @@ class LineFacts:
     def from_json(cls, data: Any) -> LineFacts:
         """Inverse of :meth:`to_json`, checked."""
         r = Reader(data, "public")
-        out = cls(r.int("first_player"), r.bool("drawn_this_turn"))
+        out = cls(r.num("first_player"), r.flag("drawn_this_turn"))
         r.done()
         return out
 
@@ -131,7 +131,7 @@ class LineGame(Game[LineOptions]):
         scores_before: Sequence[int] | None,
         leader: int | None = None,
         board: Any = None,
-    ) -> State:
+    ) -> State[Any]:
         s = LineState.__new__(LineState)
         first = 0
         if leader is not None:  # a later hand of a match: the last winner leads any tile

@@ -145,19 +145,19 @@ class SuperDominoesFacts:
             at = sr.opt_tile("at")
             if at is None:
                 raise FactsError("public.spell: at must be a tile")
-            spell = Spell(sr.str("kind", ("end", "starter")), at, sr.int("caster"))
+            spell = Spell(sr.word("kind", ("end", "starter")), at, sr.num("caster"))
             sr.done()
         out = cls(
-            r.str("phase", PHASES),
-            r.int("first_player"),
+            r.word("phase", PHASES),
+            r.num("first_player"),
             r.opt_tile("starter"),
-            r.opt_int("setter"),
-            r.int("direction"),
+            r.opt_num("setter"),
+            r.num("direction"),
             spell,
-            r.int("pending_skips"),
-            r.bool("drawn_this_turn"),
-            r.bool("extra_turn"),
-            r.int("idle_turns"),
+            r.num("pending_skips"),
+            r.flag("drawn_this_turn"),
+            r.flag("extra_turn"),
+            r.num("idle_turns"),
         )
         r.done()
         return out
@@ -309,7 +309,7 @@ class SuperDominoesGame(Game[SuperDominoesOptions]):
         scores_before: Sequence[int] | None,
         leader: int | None = None,
         board: Any = None,
-    ) -> State:
+    ) -> State[Any]:
         n = len(hands)
         rule = opts.first_player_rule
         if leader is not None:  # a later hand of a match (next_hand_leader)
@@ -341,7 +341,7 @@ class SuperDominoesGame(Game[SuperDominoesOptions]):
         s._actor = first
         return s
 
-    def next_leader(self, previous: State) -> int | None:
+    def next_leader(self, previous: State[Any]) -> int | None:
         """The next hand's first player (RULES.md 2.3): left of the winner, or of the first player.
 
         ``left_of_winner`` falls back to the left of the previous first player when the hand
