@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
-SOURCES := $(shell find src -name '*.py' -o -name '*.json') pyproject.toml setup.py
+SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
 .PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean
 

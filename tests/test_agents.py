@@ -235,7 +235,8 @@ def test_a_view_reaches_no_hidden_information(case: tuple[str, int, dict[str, An
         for state in [*some_points(states, 5), states[-1]]:
             for seat in range(players):
                 v = view(state, seat)
-                check_view_reach(state, seat, v)  # before its lazy parts are read
+                assert len(v.hand) == state.hand_size(seat)
+                check_view_reach(state, seat, v)  # before its history is read
                 assert v.history is not None and v.layout.placements is not None
                 check_view_reach(state, seat, v)
 

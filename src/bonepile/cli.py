@@ -88,7 +88,7 @@ def rules(game: str | None) -> None:
             lo, hi = g.player_range(g.make_options())
             aliases = f" (also: {', '.join(g.aliases)})" if g.aliases else ""
             click.echo(f"  {g.name:<16} {lo}-{hi} players  {g.summary}{aliases}")
-        click.echo(f"The rules pages: {rulebook.DOCS_DIR}/ in the project.")
+        click.echo(f"How to play each game: {rulebook.DOCS_DIR}/{rulebook.INDEX_PAGE}")
         return
     g = get_game(game)
     lo, hi = g.player_range(g.make_options())
@@ -99,9 +99,11 @@ def rules(game: str | None) -> None:
     for line in rulebook.plain_text(rulebook.how_to_play(g)).splitlines():
         click.echo(f"  {line}" if line else "")
     click.echo("")
+    click.echo(f"The full rules: {rulebook.docs_path(g)}")
     installed = rulebook.page_file(g)
-    where = f" (installed as {installed})" if installed.is_file() else ""
-    click.echo(f"The full rules: {rulebook.docs_path(g)}{where}.")
+    if installed.is_file():
+        click.echo(f"  (installed with bonepile as {installed})")
+    click.echo("")
     if g.note:
         click.echo(f"Note: {g.note}")
     click.echo('Options (set with --option name=value; in records under "options"):')

@@ -245,24 +245,27 @@ def _board(state: State[Any]) -> Any:
     return getattr(state.initial, "board", None) if state.game.board_game else None
 
 
-def _snapshot(state: State[Any]) -> dict[str, Any]:
-    """The state's public accessors, for telling whether a call changed it."""
+def _snapshot(state: State[Any], full: bool = True) -> dict[str, Any]:
+    """The state's public accessors, for telling whether a call changed it (the boneyard and
+    the table, slow to build, only when ``full``: ``key()`` covers them)."""
     n = state.players
-    return {
+    out: dict[str, Any] = {
         "key()": state.key(),
         "actor": state.actor,
         "result": state.result,
         "is_over": state.is_over,
         "legal_actions()": state.legal_actions(),
         "hands": tuple(state.hand(k) for k in range(n)),
-        "boneyard": state.boneyard,
-        "layout": state.layout,
         "moves": state.moves,
         "ply": state.ply,
         "scores": state.scores,
         "facts": state.facts,
         "pit": _pit(state),
     }
+    if full:
+        out["boneyard"] = state.boneyard
+        out["layout"] = state.layout
+    return out
 
 
 def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
@@ -327,16 +330,12 @@ def check_notation(state: State[Any]) -> None:
             _fail("notation", f"{a!r} is written {str(a)!r}, which reads back as {back!r}")
 
 
-def _table_tiles(state: State[Any]) -> tuple[Tile, ...]:
-    return tuple(state.layout.tiles())
-
-
 @_invariant("tiles-conserved")
-def check_tiles_conserved(state: State[Any]) -> tuple[Tile, ...]:
+def check_tiles_conserved(state: State[Any], layout: Any = None) -> tuple[Tile, ...]:
     """Every seat's hand, the boneyard, the tiles on the table and (Double Double Dominoes) the
     pit make up exactly the game's deck, ``game.deck(players, options)``, as a multiset.
-    Return the tiles on the table."""
-    table = _table_tiles(state)
+    ``layout`` is the state's, if already built. Return the tiles on the table."""
+    table = tuple((state.layout if layout is None else layout).tiles())
     have: Counter[Tile] = Counter(table)
     for k in range(state.players):
         have.update(state.hand(k))
@@ -373,12 +372,12 @@ def check_tiles_conserved(state: State[Any]) -> tuple[Tile, ...]:
 
 # ------------------------------------------------------------------------------ transitions
 @_invariant("apply-pure")
-def check_apply_pure(state: State[Any], action: Action) -> State[Any]:
+def check_apply_pure(state: State[Any], action: Action, *, full: bool = True) -> State[Any]:
     """``state.apply(action)`` leaves ``state`` as it was (its ``key()``, hence ``==``, and its
-    public accessors); return the new state."""
-    before = _snapshot(state)
+    public accessors; the table too when ``full``); return the new state."""
+    before = _snapshot(state, full)
     new = state.apply(action)
-    change = _changed(before, _snapshot(state))
+    change = _changed(before, _snapshot(state, full))
     if change is not None:
         _fail("apply-pure", f"apply({action}) changed the state it was called on: {change}")
     return new
@@ -386,17 +385,19 @@ def check_apply_pure(state: State[Any], action: Action) -> State[Any]:
 
 @_invariant("step-agrees")
 def check_step_agrees(
-    state: State[Any], action: Action, applied: State[Any]
+    state: State[Any], action: Action, applied: State[Any], *, full: bool = True
 ) -> tuple[State[Any], tuple[Event, ...]]:
     """``state.step(action)`` leaves ``state`` as it was and returns the state ``apply``
     returned (``applied``); its events end with a :class:`~bonepile.events.HandEnded` event
     exactly when the new state is over (invariant ``hand-ended-event``). Return the step."""
-    before = _snapshot(state)
+    before = _snapshot(state, full)
     stepped, events = state.step(action)
-    change = _changed(before, _snapshot(state))
+    change = _changed(before, _snapshot(state, full))
     if change is not None:
         _fail("apply-pure", f"step({action}) changed the state it was called on: {change}")
-    if not (stepped == applied and applied == stepped) or stepped.key() != applied.key():
+    if not (stepped == applied and applied == stepped) or (
+        full and stepped.layout != applied.layout
+    ):
         diff = _changed(_snapshot(applied), _snapshot(stepped))
         _fail("step-agrees", f"step({action}) and apply({action}) disagree: {diff}")
     if stepped.moves != applied.moves:
@@ -429,12 +430,17 @@ def _tiled(action: Action) -> Tile | None:
 
 
 def illegal_candidates(
-    state: State[Any], rng: random.Random, earlier: Sequence[Action] = (), limit: int = 5
+    state: State[Any],
+    rng: random.Random,
+    earlier: Sequence[Action] = (),
+    limit: int = 5,
+    table: Iterable[Tile] | None = None,
 ) -> list[Action]:
     """Some actions that are not legal in ``state``: ``pass``, ``draw``, ``stop`` and
     ``discard ?`` when not legal, actions legal in earlier positions (``earlier``), and the
     actor's own moves with a tile it does not hold (one from another hand or the boneyard) or
-    played onto a tile that is not on the table. At most ``limit``, chosen with ``rng``."""
+    played onto a tile that is not on the table (``table``: its tiles, if known). At most
+    ``limit``, chosen with ``rng``."""
     legal = state.legal_actions()
     legal_set = set(legal)
     out: list[Action] = [a for a in (PASS, DRAW, STOP, HIDDEN_DISCARD) if a not in legal_set]
@@ -448,7 +454,7 @@ def illegal_candidates(
             key=lambda t: t.index,
         )
         hidden = [t for t in hidden if t not in mine]
-        table = set(_table_tiles(state))
+        on_table = set(state.layout.tiles() if table is None else table)
         tiled = [a for a in legal if _tiled(a) is not None]
         for a in rng.sample(tiled, min(3, len(tiled))) if hidden else ():
             t = _tiled(a)
@@ -459,7 +465,7 @@ def illegal_candidates(
                 out.append(Lead(other))
             elif isinstance(a, Attach):
                 out.append(Attach(other, a.at))
-                if a.tile not in table:
+                if a.tile not in on_table:
                     out.append(Attach(a.tile, a.tile))
             elif isinstance(a, Place):
                 out.append(Place(other.hi, other.lo, a.cell1, a.cell2))
@@ -472,11 +478,13 @@ def illegal_candidates(
 
 
 @_invariant("illegal-action")
-def check_illegal_rejected(state: State[Any], actions: Iterable[Action]) -> None:
+def check_illegal_rejected(
+    state: State[Any], actions: Iterable[Action], *, full: bool = True
+) -> None:
     """Each of ``actions`` (none of them legal here) raises
     :class:`~bonepile.errors.IllegalActionError` from ``apply`` and from ``step``, and leaves
-    the state as it was."""
-    before = _snapshot(state)
+    the state as it was (the table too when ``full``)."""
+    before = _snapshot(state, full)
     for a in actions:
         if a in state.legal_actions():
             continue
@@ -499,19 +507,22 @@ def check_illegal_rejected(state: State[Any], actions: Iterable[Action]) -> None
                 _fail("illegal-action", f"{how}({a}) was accepted; the legal actions: [{legal}]")
             if state.key() != before["key()"]:
                 _fail("illegal-action", f"the refused {how}({a}) changed the state")
-    change = _changed(before, _snapshot(state))
+    change = _changed(before, _snapshot(state, full))
     if change is not None:
         _fail("illegal-action", f"refusing illegal actions changed the state: {change}")
 
 
 # ------------------------------------------------------------------------------ views
 @_invariant("view-consistent")
-def check_view(state: State[Any], seat: int | None) -> View:
+def check_view(
+    state: State[Any], seat: int | None, *, full: bool = True, layout: Any = None
+) -> View:
     """``view(state, seat)`` agrees with the state: the seat's own hand (empty for the
-    spectator), every hand size, the boneyard size, the table, the actor, the legal actions (the
-    state's in the actor's own view, none otherwise), the result, the public facts, one history
-    turn per action (by the seat that acted; the seat's own actions as taken) and, once over,
-    every hand revealed. Return the view."""
+    spectator), every hand size, the boneyard size, the actor, the legal actions (the state's
+    in the actor's own view, none otherwise), the result, the public facts and, once over,
+    every hand revealed; when ``full``, also the table (``layout``: the state's, if already
+    built) and the history: one turn per action, by the seat that acted, the seat's own actions
+    as taken. Return the view."""
     v = view(state, seat)
     n = state.players
 
@@ -551,75 +562,115 @@ def check_view(state: State[Any], seat: int | None) -> View:
         bad("leader", v.leader, state.leader)
     if v.public != state.facts:
         bad("public facts", v.public, state.facts)
-    if v.layout != state.layout:
-        bad("table", v.layout, state.layout)
+    if full:
+        table = state.layout if layout is None else layout
+        if v.layout != table:
+            bad("table", v.layout, table)
     hands = tuple(state.hand(k) for k in range(n))
     if state.is_over:
         if v.revealed is None or tuple(tuple(h) for h in v.revealed) != hands:
             bad("revealed hands", v.revealed, hands)
     elif v.revealed is not None:
         bad("revealed hands", v.revealed, None)
-    history = v.history
-    if len(history) != state.ply:
-        bad("history turns", len(history), f"{state.ply} actions taken")
+    if full:
+        history = v.history
+        if len(history) != state.ply:
+            bad("history turns", len(history), f"{state.ply} actions taken")
+        for i, (turn, (who, action, _)) in enumerate(zip(history, state.replay(), strict=True)):
+            if turn.seat != who or (who == seat and turn.action != action):
+                bad(f"history[{i}]", (turn.seat, str(turn.action)), (who, str(action)))
     return v
 
 
 _TILE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
 
+Path = tuple[Any, ...] | str
+"""Where a value sits in what is scanned: a string, or ``(parent path, key)`` (built lazily:
+only a leak's path is ever written out)."""
 
-def tiles_shown(obj: Any, path: str = "") -> Iterator[tuple[str, Tile]]:
-    """Every tile ``obj`` shows, with where: walked recursively through tiles, strings (any
-    ``H-L`` in them: notation, JSON), actions (their notation), events (their JSON), mappings,
-    sequences, sets, dataclasses, objects with ``to_json()``, and other objects' public
-    attributes."""
+
+def path_text(path: Path) -> str:
+    """A path of :func:`tiles_shown` as text (``history[3].events[0].tiles[1]``)."""
+    keys: list[Any] = []
+    while isinstance(path, tuple):
+        path, key = path
+        keys.append(key)
+    out = path
+    for key in reversed(keys):
+        out += f"[{key}]" if isinstance(key, int) else f".{key}"
+    return out
+
+
+_TILE_KINDS = ("tile", "tile?", "tiles?")
+_FIELD_KINDS = frozenset((*_TILE_KINDS, "int", "bool", "cell", "result"))
+
+
+def tiles_shown(obj: Any, path: Path = "") -> Iterator[tuple[Path, Tile]]:
+    """Every tile ``obj`` shows, with where (see :func:`path_text`): walked recursively through
+    tiles, strings (any ``H-L`` in them: notation, JSON), actions (their tiles, or their
+    notation), events (their fields), mappings, sequences, sets, dataclasses, objects with
+    ``to_json()`` (what goes on the wire) and other objects' public attributes."""
     seen: set[int] = set()
-    stack: list[tuple[str, Any]] = [(path, obj)]
+    stack: list[tuple[Path, Any]] = [(path, obj)]
+    pop, push = stack.pop, stack.append
     while stack:
-        where, x = stack.pop()
+        where, x = pop()
         if x is None or isinstance(x, bool | int | float):
             continue
         if isinstance(x, Tile):
             yield where, x
-            continue
-        if isinstance(x, str):
+        elif isinstance(x, str):
             for m in _TILE_RE.finditer(x):
                 a, b = int(m.group(1)), int(m.group(2))
                 if a <= MAX_PIP_LIMIT and b <= MAX_PIP_LIMIT:
                     yield where, Tile(a, b)
-            continue
-        if isinstance(x, Action):
-            stack.append((where, str(x)))
-            continue
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        items: list[tuple[str, Any]]
-        if isinstance(x, Event):
-            items = [(where, x.to_json())]
-        elif isinstance(x, Mapping):
-            items = [(f"{where}.{k}", val) for k, val in x.items()]
-            items += [(f"{where}[key]", k) for k in x]
+        elif isinstance(x, Action):
+            if isinstance(x, Lead | Place | Discard):
+                push((where, x.tile))
+            elif isinstance(x, Attach):
+                push((where, x.tile))
+                push((where, x.at))
+            else:
+                push((where, str(x)))
         elif isinstance(x, list | tuple):
-            items = [(f"{where}[{i}]", val) for i, val in enumerate(x)]
-        elif isinstance(x, set | frozenset):
-            items = [(f"{where}[]", val) for val in x]
-        elif callable(getattr(x, "to_json", None)):
-            items = [(where, x.to_json())]
-        elif is_dataclass(x):
-            items = [(f"{where}.{f.name}", getattr(x, f.name)) for f in fields(x)]
-        else:
-            names: list[str] = []
-            for cls in type(x).__mro__:
-                slots = cls.__dict__.get("__slots__", ())
-                names.extend([slots] if isinstance(slots, str) else slots)
-            names.extend(getattr(x, "__dict__", {}))
-            items = [
-                (f"{where}.{name}", getattr(x, name))
-                for name in dict.fromkeys(names)
-                if not name.startswith("_") and hasattr(x, name)
-            ]
-        stack.extend(reversed(items))
+            if id(x) not in seen:
+                seen.add(id(x))
+                for i, item in enumerate(x):
+                    if isinstance(item, Tile):
+                        yield (where, i), item
+                    elif not (item is None or isinstance(item, bool | int)):
+                        push(((where, i), item))
+        elif isinstance(x, Event):
+            kinds = type(x).FIELDS
+            if all(kind in _FIELD_KINDS for _, kind in kinds):
+                for name, kind in kinds:
+                    if kind in _TILE_KINDS:
+                        push(((where, name), getattr(x, name)))
+            else:
+                push((where, x.to_json()))
+        elif id(x) not in seen:
+            seen.add(id(x))
+            if isinstance(x, Mapping):
+                for k, val in x.items():
+                    push(((where, str(k)), val))
+                    push(((where, "<key>"), k))
+            elif isinstance(x, set | frozenset):
+                for val in x:
+                    push(((where, "<item>"), val))
+            elif callable(getattr(x, "to_json", None)):
+                push((where, x.to_json()))
+            elif is_dataclass(x):
+                for f in fields(x):
+                    push(((where, f.name), getattr(x, f.name)))
+            else:
+                names: list[str] = []
+                for cls in type(x).__mro__:
+                    slots = cls.__dict__.get("__slots__", ())
+                    names.extend([slots] if isinstance(slots, str) else slots)
+                names.extend(getattr(x, "__dict__", {}))
+                for name in dict.fromkeys(names):
+                    if not name.startswith("_") and hasattr(x, name):
+                        push(((where, name), getattr(x, name)))
 
 
 def hidden_places(state: State[Any]) -> dict[Tile, list[str]]:
@@ -641,28 +692,32 @@ def check_view_hides(
     places: Mapping[Tile, Sequence[str]],
     known: Iterable[Tile],
     *,
-    parts: Sequence[tuple[str, Any]] | None = None,
+    parts: Sequence[tuple[Path, Any]] | None = None,
 ) -> None:
     """The view ``v`` (of a running hand) shows no hidden tile: none that lies only in places
     hidden from its seat (``places``, from :func:`hidden_places`) unless the seat knows it
     (``known``: the tiles on the table, and those the seat has held or played).
 
     ``parts`` limits the scan to ``(path, value)`` pairs of the view (default: every field,
-    walked recursively, and the view's ``to_json()``)."""
+    walked recursively, and the view's ``to_json()``, which stands for the table and the
+    history)."""
     if v.revealed is not None:
         return  # the hand is over: every hand is face up
     allowed = set(known)
     if parts is None:
-        parts = [(f, getattr(v, f)) for f in VIEW_FIELDS] + [("to_json()", v.to_json())]
+        parts = [(f, getattr(v, f)) for f in VIEW_FIELDS if f not in ("layout", "history")]
+        parts.append(("to_json()", v.to_json()))
+    own = f"seat {v.seat}'s hand"
     for path, value in parts:
         for where, t in tiles_shown(value, path):
             if t in allowed or t not in places:
                 continue
-            hidden = [p for p in places[t] if p != f"seat {v.seat}'s hand"]
+            hidden = [p for p in places[t] if p != own]
             if hidden:
                 _fail(
                     "view-leak",
-                    f"the view of {_who(v.seat)} shows {t} (in {' and '.join(hidden)}) at {where}",
+                    f"the view of {_who(v.seat)} shows {t} (in {' and '.join(hidden)}) at "
+                    f"{path_text(where)}",
                 )
 
 
@@ -696,7 +751,8 @@ def _first_difference(a: View, b: View) -> str:
 
 
 def _observed(a: State[Any], b: State[Any]) -> bool:
-    """True when everyone may observe the same in ``a`` and ``b``."""
+    """True when everyone may observe the same in ``a`` and ``b`` (the table aside: the same
+    moves build the same table, and the views compared include it)."""
     n = a.players
     return (
         a.actor == b.actor
@@ -719,17 +775,26 @@ def _observed_by(a: State[Any], b: State[Any], seat: int | None) -> bool:
 
 @dataclass
 class _World:
+    """A hand replayed on another deal: its positions while observations agree, and who may
+    still compare views in each."""
+
     swap: str
-    excluded: frozenset[int]
     states: list[State[Any]]
     viewers: list[list[int | None]]
+
+
+def _place(src: int | None) -> str:
+    return "the boneyard" if src is None else f"seat {src}'s hand"
 
 
 def _swapped_deal(
     root: State[Any], final: State[Any], x_from: int | None, y_from: int | None, rng: random.Random
 ) -> tuple[tuple[list[list[Tile]], list[Tile]], str] | None:
     """The deal of ``root`` with a tile still in ``x_from``'s hand at the end (``None``: the
-    boneyard) swapped with one still in ``y_from``'s, or ``None`` if there is nothing to swap."""
+    boneyard) swapped with one still in ``y_from``'s, or ``None`` if there is nothing to swap.
+
+    Which copy of a tile (in a game of several sets) is where is a guess; a wrong guess only
+    makes the replay stop early, never a false alarm."""
     hands_in, bone_in = root.deal
     hands = [list(h) for h in hands_in]
     bone = list(bone_in)
@@ -757,18 +822,11 @@ def _swapped_deal(
     return (hands, bone), f"{tx} of {_place(x_from)} swapped with {ty} of {_place(y_from)}"
 
 
-def _place(src: int | None) -> str:
-    return "the boneyard" if src is None else f"seat {src}'s hand"
-
-
 def _world(
-    states: Sequence[State[Any]],
-    x_from: int | None,
-    y_from: int | None,
-    rng: random.Random,
+    states: Sequence[State[Any]], x_from: int | None, y_from: int | None, rng: random.Random
 ) -> _World | None:
-    """Replay the hand of ``states`` on a deal with two hidden tiles swapped, as far as every
-    observation agrees; ``None`` when no swap is possible or the very deal differs."""
+    """Replay the hand of ``states`` on a deal with two hidden tiles swapped, as long as the
+    observations agree; ``None`` when there is nothing to swap."""
     root, final = states[0], states[-1]
     swapped = _swapped_deal(root, final, x_from, y_from, rng)
     if swapped is None:
@@ -785,14 +843,13 @@ def _world(
         leader=root.leader,
         first_player=root.first_player if by_lot else None,
     )
-    excluded = frozenset(s for s in (x_from, y_from) if s is not None)
-    viewers: list[int | None] = [s for s in _seats(root) if s not in excluded]
-    world = _World(text, excluded, [], [])
+    viewers: list[int | None] = [s for s in _seats(root) if s is None or s not in (x_from, y_from)]
+    world = _World(text, [], [])
     moves = final.moves
-    for i, a_state in enumerate(states):
-        if a_state.is_over or not _observed(a_state, b) or a_state.layout != b.layout:
+    for i, a in enumerate(states):
+        if a.is_over or not _observed(a, b):
             break
-        viewers = [s for s in viewers if _observed_by(a_state, b, s)]
+        viewers = [s for s in viewers if _observed_by(a, b, s)]
         if not viewers:
             break
         world.states.append(b)
@@ -802,6 +859,9 @@ def _world(
         except IllegalActionError:
             break
     return world
+
+
+_CHEAP_FIELDS = tuple(f for f in VIEW_FIELDS if f not in ("layout", "history"))
 
 
 @_invariant("view-indistinguishable")
@@ -817,7 +877,10 @@ def check_hidden_information(
     in the boneyard (or in another seat's hand), replay the same moves, and require every other
     viewer's views of the two hands to be equal for as long as everything that viewer may
     observe agrees (see the module doc). ``views`` may hold the views of ``states`` already
-    made. Return how many positions of the alternative deals were compared."""
+    made. Return how many positions of the alternative deals were compared.
+
+    Of the ``attempts`` swaps tried per seat, the one that replays longest is compared: every
+    field at every position, the history turn by turn, the table and the JSON at the last."""
     final = states[-1]
     n = final.players
     compared = 0
@@ -837,14 +900,23 @@ def check_hidden_information(
                 best = w
             if best is not None and len(best.states) >= len(states) - 1:
                 break
-        if best is None:
+        if best is None or not best.states:
             continue
+        seen: dict[int | None, int] = {}
+        last = len(best.states) - 1
         for i, b in enumerate(best.states):
-            a = states[i]
             for s in best.viewers[i]:
-                va = views[i][s] if views is not None and s in views[i] else view(a, s)
+                va = views[i][s] if views is not None and s in views[i] else view(states[i], s)
                 vb = view(b, s)
-                if va != vb:
+                diff = next((f for f in _CHEAP_FIELDS if getattr(va, f) != getattr(vb, f)), None)
+                if diff is None:
+                    start = seen.get(s, 0)
+                    if _new_turns(states[i], s, start) != _new_turns(b, s, start):
+                        diff = "history"
+                    seen[s] = i
+                if diff is None and i == last and (va != vb or va.to_json() != vb.to_json()):
+                    diff = "layout"
+                if diff is not None:
                     _fail(
                         "view-indistinguishable",
                         f"{_who(s)} sees different views, after {i} moves, of two deals that "
@@ -993,6 +1065,21 @@ def check_deterministic(
             )
 
 
+def _new_turns(state: State[Any], seat: int | None, since: int) -> list[tuple[Path, Any]]:
+    """The turns of ``seat``'s history after the first ``since``, as ``(path, (who, action,
+    events))``, read from the head of the state's per-seat history (the one views show), so
+    that scanning every position stays linear."""
+    cells = state.public_history(seat)
+    out: list[tuple[Path, Any]] = []
+    for i in range(state.ply - 1, since - 1, -1):
+        if cells is None:
+            _fail("view-consistent", f"the history of {_who(seat)} has fewer than {i + 1} turns")
+        cells, item = cells
+        out.append((("history", i), item))
+    out.reverse()
+    return out
+
+
 def check_game(
     game: str | Game[Any],
     players: int | None = None,
@@ -1038,11 +1125,20 @@ def _check_hand(
     report: dict[str, int],
     states_pickle: bool | None,
 ) -> bool | None:
-    """One hand of :func:`check_game`; ``where[0]`` follows the move being checked."""
+    """One hand of :func:`check_game`; ``where[0]`` follows the move being checked.
+
+    Every position gets the cheap checks; some (``samples``: the first two, every 25th, the
+    last before the end, and the first two after an action that hid something) also get the
+    slow ones: the table compared, whole views scanned, and later records, pickles and the
+    views' JSON."""
 
     def make() -> State[Any]:
         return g.new(n, options=opts, seed=seed, board=board)
 
+    try:
+        registered = get_game(g.name, aliases=False) is g
+    except OptionError:
+        registered = False
     state = make()
     rng = random.Random(seed)
     side = random.Random(f"bonepile.conformance/{seed}")
@@ -1053,62 +1149,68 @@ def _check_hand(
     views: list[dict[int | None, View]] = []
     turns: list[tuple[int, Action, tuple[Event, ...]]] = []
     earlier: list[Action] = []
-    samples: list[int] = []
-    after_hidden = False  # the last action hid something (a discard): sample the position
-    hidden_samples = 0
-    while True:
-        where[0] = state.ply
-        if state.is_over:
-            break
+    samples: list[int] = []  # positions that get the slow checks
+    serial: list[int] = []  # positions whose records, pickles and view JSON are checked
+    hid = 0  # actions so far that hid something (a discard)
+    while not state.is_over:
+        ply = state.ply
+        where[0] = ply
         if len(turns) >= max_steps:
             _fail("termination", f"the hand did not end in {max_steps} decisions")
         check_running(state)
         check_notation(state)
-        table = check_tiles_conserved(state)
+        layout = state.layout
+        table = check_tiles_conserved(state, layout)
         places = hidden_places(state)
+        action = _choose(state, rng)
+        applied = state.apply(action)  # checked below; tells whether this is the last decision
+        sample = ply < 2 or ply % 25 == 0 or applied.is_over or (ply in serial)
         here: dict[int | None, View] = {}
         for s in seats:
             if s is not None:
                 known[s].update(state.hand(s))
             known[s].update(table)
-            v = check_view(state, s)
+            v = check_view(state, s, full=sample, layout=layout)
             here[s] = v
-            history = v.history
-            parts: list[tuple[str, Any]] = [
+            if sample:
+                check_view_hides(v, places, known[s])
+                if registered and (ply in serial or applied.is_over):
+                    check_view_json(v)
+            parts: list[tuple[Path, Any]] = [
                 ("hand", v.hand),
                 ("legal", v.legal),
                 ("public", v.public),
                 ("result", v.result),
                 ("revealed", v.revealed),
-                *((f"history[{i}]", history[i]) for i in range(scanned[s], len(history))),
+                *_new_turns(state, s, scanned[s]),
             ]
             check_view_hides(v, places, known[s], parts=parts)
-            scanned[s] = len(history)
+            scanned[s] = ply
         views.append(here)
         actor = state.actor
         assert actor is not None
-        action = _choose(state, rng)
-        applied = check_apply_pure(state, action)
-        stepped, events = check_step_agrees(state, action, applied)
-        check_illegal_rejected(state, illegal_candidates(state, side, earlier[-12:]))
+        applied = check_apply_pure(state, action, full=sample)
+        stepped, events = check_step_agrees(state, action, applied, full=sample)
+        candidates = illegal_candidates(state, side, earlier[-12:], table=table)
+        check_illegal_rejected(state, candidates, full=sample)
         earlier.extend(state.legal_actions()[:6])
-        if state.ply < 2 or state.ply % 20 == 0 or stepped.is_over or after_hidden:
-            _full_view_scan(g, here, places, known)
-            samples.append(state.ply)
         tile = _tiled(action)
         if tile is not None:
             known[actor].add(tile)
-        after_hidden = action.redacted() != action and hidden_samples < 2
-        hidden_samples += after_hidden
+        if action.redacted() != action and hid < 2:
+            hid += 1
+            serial.append(ply + 1)
+        if sample:
+            samples.append(ply)
         turns.append((actor, action, events))
         states.append(stepped)
         state = stepped
         report["decisions"] += 1
     final = state
+    where[0] = final.ply
     check_over(final)
     check_tiles_conserved(final)
-    final_views = {s: check_view(final, s) for s in seats}
-    views.append(final_views)
+    views.append({s: check_view(final, s) for s in seats})
     check_illegal_rejected(final, [*(a for _, a, _ in turns[-3:]), PASS, DRAW])
     report["states"] += len(states)
     report["games"] += 1
@@ -1124,27 +1226,11 @@ def _check_hand(
 
     if states_pickle is None:
         states_pickle = _state_pickles(final)
-    for ply in sorted({*samples, len(states) - 1}):
+    last = len(states) - 1
+    for ply in sorted({*serial, mid, max(last - 1, 0), last}):
         where[0] = ply
         check_record_round_trip(states[ply])
         check_pickle(states[ply], states=states_pickle)
     where[0] = None
     report["states"] += check_hidden_information(states, side, views=views)
     return states_pickle
-
-
-def _full_view_scan(
-    g: Game[Any],
-    views: Mapping[int | None, View],
-    places: Mapping[Tile, Sequence[str]],
-    known: Mapping[int | None, set[Tile]],
-) -> None:
-    """Scan whole views (fields and JSON) for hidden tiles, and their JSON round trip."""
-    try:
-        registered = get_game(g.name, aliases=False) is g
-    except OptionError:
-        registered = False
-    for s, v in views.items():
-        check_view_hides(v, places, known[s])
-        if registered:
-            check_view_json(v)

@@ -220,20 +220,16 @@ class State(Generic[OptionsT]):
 
     def apply(self, action: Action) -> State[OptionsT]:
         """The state after ``action``; raise :class:`IllegalActionError` if it is not legal."""
+        return self.step(action)[0]
+
+    def step(self, action: Action) -> tuple[State[OptionsT], tuple[Event, ...]]:
+        """Like :meth:`apply`, and also return the events the action caused.
+
+        The new state keeps the turn (seat, action, events) in its history, so views of it
+        never replay the hand."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
-            raise self._illegal(action)
-        new = self._child()
-        new._moves = (self._moves, action)
-        new._ply += 1
-        new._do(action, None)
-        return new
-
-    def step(self, action: Action) -> tuple[State[OptionsT], tuple[Event, ...]]:
-        """Like :meth:`apply`, and also return the events the action caused."""
-        legal = self.legal_actions()
         if action not in legal:
             raise self._illegal(action)
         events: list[Event] = []
@@ -317,7 +313,13 @@ class State(Generic[OptionsT]):
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds, in index order."""
-        return tiles_of(self._hands[seat])
+        return self.tiles_of_mask(self._hands[seat])
+
+    @staticmethod
+    def tiles_of_mask(mask: int) -> tuple[Tile, ...]:
+        """The tiles of a hand kept as a bit mask, in index order (games that number several
+        copies of a tile override it)."""
+        return tiles_of(mask)
 
     def hand_pips(self, seat: int) -> int:
         """The pip total of ``seat``'s hand."""

@@ -87,11 +87,13 @@ class View:
 
     __slots__ = (
         "_cells",
+        "_decode",
+        "_hand",
         "_history",
+        "_mask",
         "actor",
         "boneyard_size",
         "game",
-        "hand",
         "hand_sizes",
         "layout",
         "leader",
@@ -111,7 +113,9 @@ class View:
     options: Any
     players: int
     seat: int | None
-    hand: tuple[Tile, ...]
+    _hand: tuple[Tile, ...] | None
+    _mask: int
+    _decode: Any
     hand_sizes: tuple[int, ...]
     boneyard_size: int
     layout: Layout | BoardLayout
@@ -130,8 +134,11 @@ class View:
             raise TypeError(f"View() takes exactly the fields {', '.join(FIELDS)}")
         put = object.__setattr__
         for f in FIELDS:
-            if f != "history":
+            if f not in ("history", "hand"):
                 put(self, f, fields[f])
+        put(self, "_hand", tuple(fields["hand"]))
+        put(self, "_mask", 0)
+        put(self, "_decode", None)
         put(self, "_cells", None)
         put(self, "_history", tuple(fields["history"]))
 
@@ -146,7 +153,9 @@ class View:
         put(v, "options", state.options)
         put(v, "players", n)
         put(v, "seat", seat)
-        put(v, "hand", state.hand(seat) if seat is not None else ())
+        put(v, "_mask", state._hands[seat] if seat is not None else 0)
+        put(v, "_decode", type(state).tiles_of_mask)
+        put(v, "_hand", None)
         put(v, "hand_sizes", tuple(state.hand_size(k) for k in range(n)))
         put(v, "boneyard_size", state.boneyard_size)
         put(v, "layout", state.layout)
@@ -164,6 +173,15 @@ class View:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a View is immutable")
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """The seat's own tiles (empty for a spectator)."""
+        h = self._hand
+        if h is None:
+            h = self._decode(self._mask)
+            object.__setattr__(self, "_hand", h)
+        return h
 
     @property
     def history(self) -> tuple[Turn, ...]:

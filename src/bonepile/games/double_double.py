@@ -494,8 +494,10 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         return new
 
     # ----------------------------------------------------------------- tiles in hand
-    def hand(self, seat: int) -> tuple[Tile, ...]:
-        return tuple(sorted((TILES[k % SET] for k in bits(self._hands[seat])), key=_index))
+    @staticmethod
+    def tiles_of_mask(mask: int) -> tuple[Tile, ...]:
+        """The tiles of a hand of tile instances (copies of the sets), in index order."""
+        return tuple(sorted((TILES[k % SET] for k in bits(mask)), key=_index))
 
     def hand_pips(self, seat: int) -> int:
         return sum(TILES[k % SET].pips for k in bits(self._hands[seat]))

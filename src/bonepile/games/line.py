@@ -145,6 +145,7 @@ class LineGame(Game[LineOptions]):
         s._init_base(self, opts, hands, bone, first, seed, scores_before, leader)
         s._drawing = self.drawing
         s._node = None
+        s._placed = None
         s._drawn = False
         s._actor = first
         return s
@@ -243,12 +244,13 @@ _NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
 class LineState(State[LineOptions]):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node")
+    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node", "_placed")
 
     _drawing: bool
     _node: EndsNode | None
     _drawn: bool
     _lead_tile: int
+    _placed: PlacedList
 
     @property
     def ends(self) -> Ends | None:
@@ -262,6 +264,7 @@ class LineState(State[LineOptions]):
         new._node = self._node
         new._drawn = self._drawn
         new._lead_tile = self._lead_tile
+        new._placed = self._placed
         return new
 
     # ----------------------------------------------------------------- legal actions
@@ -301,6 +304,7 @@ class LineState(State[LineOptions]):
             hands[actor] = hand
             self._hands = tuple(hands)
             self._node = node
+            self._placed = (self._placed, (tile.index, action.at.index, v, actor))  # type: ignore[attr-defined]
             self._drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
@@ -319,6 +323,7 @@ class LineState(State[LineOptions]):
             hands[actor] ^= 1 << t
             self._hands = tuple(hands)
             self._node = EndsNode.lead(tile, self._options.spinner)
+            self._placed = (None, (t, -1, -1, actor))
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
@@ -417,23 +422,8 @@ class LineState(State[LineOptions]):
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
-        """The line, rebuilt from the moves (states do not carry it: it costs every step)."""
-        actor = self.initial.actor
-        n = self._players
-        node: EndsNode | None = None
-        placed: PlacedList = None
-        for a in self.moves:
-            if type(a) is Attach:
-                assert node is not None and actor is not None
-                node, v, _ = node.advance(a)
-                placed = (placed, (a.tile.index, a.at.index, v, actor))
-            elif type(a) is Lead:
-                assert actor is not None
-                node = EndsNode.lead(a.tile, self._options.spinner)
-                placed = (placed, (a.tile.index, -1, -1, actor))
-            if type(a) is not Draw and actor is not None:
-                actor = (actor + 1) % n
-        return build_layout("line", placed, None if node is None else node.pairs)
+        node = self._node
+        return build_layout("line", self._placed, None if node is None else node.pairs)
 
     @property
     def facts(self) -> LineFacts:
