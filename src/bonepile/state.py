@@ -92,7 +92,7 @@ class State(Generic[OptionsT]):
     _root: State[OptionsT] | None
     _prev: State[OptionsT] | None
     _ply: int
-    _seen: dict[int | None, Turns] | None
+    _seen: tuple[Turns, ...] | None
     _turns: Turns
     _turns_ok: bool
 
@@ -175,7 +175,7 @@ class State(Generic[OptionsT]):
         self._ply = 0
         self._turns = None
         self._turns_ok = True
-        self._seen = None
+        self._seen = (None,) * (self._players + 1)
 
     def _clone(self) -> State[OptionsT]:
         """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
@@ -235,14 +235,31 @@ class State(Generic[OptionsT]):
         events: list[Event] = []
         seat = self._actor
         assert seat is not None
-        new = self._child()
+        new = self._clone()
+        new._legal = None
         new._moves = (self._moves, action)
-        new._ply += 1
+        new._root = self._root if self._root is not None else self
+        new._prev = self
+        new._ply = self._ply + 1
         new._do(action, events)
         done = tuple(events)
+        item = (seat, action, done)
         if self._turns_ok:
-            new._turns = (self._turns, (seat, action, done))
+            new._turns = (self._turns, item)
             new._turns_ok = True
+        else:
+            new._turns = None
+            new._turns_ok = False
+        seen = self._seen
+        if seen is None:
+            new._seen = None
+        elif _hides(action, done):
+            n = self._players
+            new._seen = tuple(
+                [(cells, _redacted(item, k if k < n else None)) for k, cells in enumerate(seen)]
+            )
+        else:
+            new._seen = tuple([(cells, item) for cells in seen])
         return new, done
 
     def playout(self, rng: random.Random) -> State[OptionsT]:
@@ -407,41 +424,28 @@ class State(Generic[OptionsT]):
         """The hand so far as ``seat`` saw it (``None``: a spectator): a persistent list of
         ``(seat, action, events)`` with other seats' hidden actions and events redacted.
 
-        Kept per state and seat and built on the nearest ancestor's list, so the views of a
-        game in progress never replay it from the deal.
+        :meth:`step` (and so :meth:`apply`) extends every seat's list by the new turn, so a
+        view of a game in progress costs nothing here; only a state made by :meth:`playout`
+        works its list out, from the nearest ancestor that has one.
         """
-        chain: list[State[OptionsT]] = []
-        s: State[OptionsT] | None = self
-        cells: Turns = None
-        while s is not None:
-            seen = s._seen
-            if seen is not None and seat in seen:
-                cells = seen[seat]
-                break
-            chain.append(s)
-            s = s._prev
-        base_ply = 0 if s is None else s._ply
-        for target in reversed(chain):
-            fresh = target._ply - base_ply
-            new: list[tuple[int, Action, tuple[Event, ...]]] = []
-            full = target._history()
-            for _ in range(fresh):
-                assert full is not None
-                full, item = full
-                new.append(item)
-            for who, action, events in reversed(new):
-                cells = (
-                    cells,
-                    (
-                        who,
-                        action if who == seat else action.redacted(),
-                        tuple(e.redact(seat) for e in events),
-                    ),
-                )
-            if target._seen is None:
-                target._seen = {}
-            target._seen[seat] = cells
-            base_ply = target._ply
+        k = self._players if seat is None else seat
+        seen = self._seen
+        if seen is not None:
+            return seen[k]
+        s: State[OptionsT] = self
+        while s._seen is None:
+            prev = s._prev
+            assert prev is not None  # a deal always has its (empty) lists
+            s = prev
+        cells = s._seen[k]
+        full = self._history()
+        fresh = []
+        for _ in range(self._ply - s._ply):
+            assert full is not None
+            full, item = full
+            fresh.append(item)
+        for item in reversed(fresh):
+            cells = (cells, _redacted(item, seat))
         return cells
 
     @property
@@ -507,6 +511,35 @@ class State(Generic[OptionsT]):
         who = "over" if self._actor is None else f"P{self._actor} to act"
         moves = len(self.moves)
         return f"<{type(self).__name__} {self._game.name} {self._players}p, {who}, {moves} moves>"
+
+
+_HIDING: dict[type, bool] = {}
+
+
+def _hides(action: Action, events: tuple[Event, ...]) -> bool:
+    """True when the turn shows some seat less than it shows its actor."""
+    if action.redacted() is not action:
+        return True
+    for e in events:
+        kind = type(e)
+        hides = _HIDING.get(kind)
+        if hides is None:
+            hides = _HIDING[kind] = kind.redact is not Event.redact
+        if hides:
+            return True
+    return False
+
+
+def _redacted(
+    item: tuple[int, Action, tuple[Event, ...]], seat: int | None
+) -> tuple[int, Action, tuple[Event, ...]]:
+    """One turn as ``seat`` saw it."""
+    who, action, events = item
+    return (
+        who,
+        action if who == seat else action.redacted(),
+        tuple(e.redact(seat) for e in events),
+    )
 
 
 def apply(state: State[OptionsT], action: Action | str) -> State[OptionsT]:

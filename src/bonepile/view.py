@@ -86,101 +86,175 @@ class View:
     """
 
     __slots__ = (
+        "_actor",
+        "_boneyard_size",
         "_cells",
         "_decode",
+        "_game",
         "_hand",
+        "_hand_sizes",
         "_history",
+        "_layout",
+        "_leader",
+        "_legal",
         "_mask",
-        "actor",
-        "boneyard_size",
-        "game",
-        "hand_sizes",
-        "layout",
-        "leader",
-        "legal",
-        "options",
-        "players",
-        "public",
-        "result",
-        "revealed",
-        "scores_before",
-        "seat",
+        "_options",
+        "_players",
+        "_public",
+        "_result",
+        "_revealed",
+        "_scores_before",
+        "_seat",
     )
 
     _cells: Any
-    _history: tuple[Turn, ...] | None
-    game: str
-    options: Any
-    players: int
-    seat: int | None
-    _hand: tuple[Tile, ...] | None
-    _mask: int
     _decode: Any
-    hand_sizes: tuple[int, ...]
-    boneyard_size: int
-    layout: Layout | BoardLayout
-    actor: int | None
-    legal: tuple[Action, ...]
-    scores_before: tuple[int, ...]
-    leader: int | None
-    result: Result | None
-    public: PublicFacts
-    revealed: tuple[tuple[Tile, ...], ...] | None
+    _hand: tuple[Tile, ...] | None
+    _history: tuple[Turn, ...] | None
+    _mask: int
+    _game: str
+    _options: Any
+    _players: int
+    _seat: int | None
+    _hand_sizes: tuple[int, ...]
+    _boneyard_size: int
+    _layout: Layout | BoardLayout
+    _actor: int | None
+    _legal: tuple[Action, ...]
+    _scores_before: tuple[int, ...]
+    _leader: int | None
+    _result: Result | None
+    _public: PublicFacts
+    _revealed: tuple[tuple[Tile, ...], ...] | None
 
     def __init__(self, **fields: Any) -> None:
         missing = [f for f in FIELDS if f not in fields]
         extra = [f for f in fields if f not in FIELDS]
         if missing or extra:
             raise TypeError(f"View() takes exactly the fields {', '.join(FIELDS)}")
-        put = object.__setattr__
-        for f in FIELDS:
-            if f not in ("history", "hand"):
-                put(self, f, fields[f])
-        put(self, "_hand", tuple(fields["hand"]))
-        put(self, "_mask", 0)
-        put(self, "_decode", None)
-        put(self, "_cells", None)
-        put(self, "_history", tuple(fields["history"]))
+        self._game = fields["game"]
+        self._options = fields["options"]
+        self._players = fields["players"]
+        self._seat = fields["seat"]
+        self._hand_sizes = fields["hand_sizes"]
+        self._boneyard_size = fields["boneyard_size"]
+        self._layout = fields["layout"]
+        self._actor = fields["actor"]
+        self._legal = fields["legal"]
+        self._scores_before = fields["scores_before"]
+        self._leader = fields["leader"]
+        self._result = fields["result"]
+        self._public = fields["public"]
+        self._revealed = fields["revealed"]
+        self._hand = tuple(fields["hand"])
+        self._mask = 0
+        self._decode = None
+        self._cells = None
+        self._history = tuple(fields["history"])
 
     @classmethod
     def of(cls, state: State[Any], seat: int | None) -> View:
         """The view of ``state`` for ``seat``; see :func:`view`."""
         v = cls.__new__(cls)
-        put = object.__setattr__
-        n = state.players
-        over = state.is_over
-        put(v, "game", state.game.name)
-        put(v, "options", state.options)
-        put(v, "players", n)
-        put(v, "seat", seat)
-        put(v, "_mask", state._hands[seat] if seat is not None else 0)
-        put(v, "_decode", type(state).tiles_of_mask)
-        put(v, "_hand", None)
-        put(v, "hand_sizes", tuple(state.hand_size(k) for k in range(n)))
-        put(v, "boneyard_size", state.boneyard_size)
-        put(v, "layout", state.layout)
-        actor = state.actor
-        put(v, "actor", actor)
-        put(v, "legal", state.legal_actions() if seat is not None and seat == actor else ())
-        put(v, "scores_before", state.scores_before)
-        put(v, "leader", state.leader)
-        put(v, "result", state.result)
-        put(v, "public", state.facts)
-        put(v, "revealed", tuple(state.hand(k) for k in range(n)) if over else None)
-        put(v, "_cells", state.public_history(seat))
-        put(v, "_history", None)
+        n = state._players
+        actor = state._actor
+        v._game = state._game.name
+        v._options = state._options
+        v._players = n
+        v._seat = seat
+        v._mask = state._hands[seat] if seat is not None else 0
+        v._decode = type(state).tiles_of_mask
+        v._hand = None
+        v._hand_sizes = tuple([h.bit_count() for h in state._hands])
+        v._boneyard_size = state.boneyard_size
+        v._layout = state.layout
+        v._actor = actor
+        v._legal = state.legal_actions() if seat is not None and seat == actor else ()
+        v._scores_before = state._scores_before
+        v._leader = state._leader
+        v._result = state._result
+        v._public = state.facts
+        v._revealed = None if state._result is None else tuple(state.hand(k) for k in range(n))
+        v._cells = state.public_history(seat)
+        v._history = None
         return v
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a View is immutable")
+    @property
+    def game(self) -> str:
+        """The game's name."""
+        return self._game
+
+    @property
+    def options(self) -> Any:
+        """The game's options object."""
+        return self._options
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._players
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this view is for (``None``: a spectator)."""
+        return self._seat
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds."""
+        return self._hand_sizes
+
+    @property
+    def boneyard_size(self) -> int:
+        """How many tiles are left in the boneyard."""
+        return self._boneyard_size
+
+    @property
+    def layout(self) -> Layout | BoardLayout:
+        """The tiles on the table."""
+        return self._layout
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act (``None`` once the hand is over)."""
+        return self._actor
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The actor's legal actions, in the actor's own view (empty otherwise)."""
+        return self._legal
+
+    @property
+    def scores_before(self) -> tuple[int, ...]:
+        """Match totals before this hand."""
+        return self._scores_before
+
+    @property
+    def leader(self) -> int | None:
+        """The seat a match's next-hand rule named for this hand, or ``None``."""
+        return self._leader
+
+    @property
+    def result(self) -> Result | None:
+        """How the hand ended, once it has."""
+        return self._result
+
+    @property
+    def public(self) -> PublicFacts:
+        """The game's public facts (an object of the game's ``Facts`` class)."""
+        return self._public
+
+    @property
+    def revealed(self) -> tuple[tuple[Tile, ...], ...] | None:
+        """Every seat's hand once the hand is over (``None`` before)."""
+        return self._revealed
 
     @property
     def hand(self) -> tuple[Tile, ...]:
         """The seat's own tiles (empty for a spectator)."""
         h = self._hand
         if h is None:
-            h = self._decode(self._mask)
-            object.__setattr__(self, "_hand", h)
+            h = self._hand = self._decode(self._mask)
         return h
 
     @property
@@ -188,9 +262,8 @@ class View:
         """The hand so far, as this seat saw it (others' draws and discards hidden)."""
         h = self._history
         if h is None:
-            h = tuple(Turn(s, a, e) for s, a, e in unroll(self._cells))
-            object.__setattr__(self, "_history", h)
-            object.__setattr__(self, "_cells", None)
+            h = self._history = tuple(Turn(s, a, e) for s, a, e in unroll(self._cells))
+            self._cells = None
         return h
 
     # ----------------------------------------------------------------- values

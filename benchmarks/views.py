@@ -1,0 +1,126 @@
+"""What a view costs: ``bonepile simulate``'s random players against the engine's raw playouts.
+
+Three ways to play the same seeded hands with uniformly random moves, side by side in one
+process, round-robin in ``--rounds`` slices so that a change in machine load hits all alike:
+
+* ``playout``: ``State.playout(rng)``, the engine alone (the fast path of rollouts);
+* ``step``: ``legal_actions`` + ``apply`` from the actor's point of view, no view built;
+* ``simulate``: what ``bonepile simulate`` does, ``play_hand`` with one ``RandomAgent`` per seat,
+  each handed ``view(state, seat)`` before it acts.
+
+For each game at its usual player count it prints actions per second for each way and the
+ratios ``simulate / playout`` (the target is 0.7: views should cost little next to the rules)
+and ``simulate / step`` (what the view and the agent cost on top of ``apply``), as one JSON
+object on stdout.
+
+Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import bonepile
+from bonepile.agents.base import RandomAgent, play_hand
+from bonepile.games import get_game
+
+GAMES = {
+    "block": ("block", 2),
+    "draw": ("draw", 2),
+    "super_dominoes": ("super_dominoes", 4),
+    "doubles": ("doubles", 3),
+    "double_double": ("double_double", 2),
+}
+TARGET = 0.7
+
+
+def _ways(game: str, players: int) -> dict[str, Callable[[int], int]]:
+    g = get_game(game)
+
+    def playout(seed: int) -> int:
+        return g.new(players, seed=seed).playout(random.Random(seed)).ply
+
+    def step(seed: int) -> int:
+        s = g.new(players, seed=seed)
+        rand = random.Random(seed).random
+        while s.actor is not None:
+            legal = s.legal_actions()
+            s = s.apply(legal[int(rand() * len(legal))])
+        return s.ply
+
+    def simulate(seed: int) -> int:
+        s = g.new(players, seed=seed)
+        agents = [RandomAgent(seed * 8 + k) for k in range(players)]
+        return play_hand(s, agents).ply
+
+    return {"playout": playout, "step": step, "simulate": simulate}
+
+
+def run(names: list[str], seconds: float, rounds: int) -> dict[str, Any]:
+    """Measure every game in ``names`` for ``seconds`` per way, in ``rounds`` slices."""
+    out: dict[str, Any] = {}
+    for name in names:
+        game, players = GAMES[name]
+        ways = _ways(game, players)
+        for f in ways.values():  # warm the lazy caches
+            for seed in range(20):
+                f(seed)
+        rates: dict[str, list[float]] = {w: [] for w in ways}
+        seed = 1000
+        for _ in range(rounds):
+            for way, f in ways.items():
+                actions = 0
+                start = time.perf_counter()
+                deadline = start + seconds / rounds
+                while time.perf_counter() < deadline:
+                    actions += f(seed)
+                    seed += 1
+                rates[way].append(actions / (time.perf_counter() - start))
+        ratio = [s / p for s, p in zip(rates["simulate"], rates["playout"], strict=True)]
+        over_step = [s / p for s, p in zip(rates["simulate"], rates["step"], strict=True)]
+        median = statistics.median(ratio)
+        out[name] = {
+            "players": players,
+            "actions_per_s": {w: round(statistics.median(r)) for w, r in rates.items()},
+            "simulate_over_playout": round(median, 3),
+            "simulate_over_playout_rounds": [round(x, 3) for x in ratio],
+            "simulate_over_step": round(statistics.median(over_step), 3),
+            "target": TARGET,
+            "met": median >= TARGET,
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="wall time per way and game")
+    parser.add_argument("--rounds", type=int, default=6, help="round-robin slices")
+    parser.add_argument("--only", default="", help=f"games to run: {', '.join(GAMES)}")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be positive and --rounds at least 1")
+    names = [n.strip() for n in args.only.split(",") if n.strip()] or list(GAMES)
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        parser.error(f"unknown game(s) {', '.join(unknown)}; choose from {', '.join(GAMES)}")
+    report = {
+        "python": platform.python_version(),
+        "compiled": bonepile.COMPILED,
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "games": run(names, args.seconds, args.rounds),
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
