@@ -11,6 +11,7 @@ from setuptools import setup
 COMPILED_MODULES = [
     "src/bonepile/state.py",
     "src/bonepile/layout.py",
+    "src/bonepile/rules.py",
     "src/bonepile/games/line.py",
     "src/bonepile/games/super_dominoes.py",
     "src/bonepile/games/doubles.py",

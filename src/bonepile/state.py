@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
-from bonepile.events import Event
+from bonepile.events import Event, HandEnded
 from bonepile.layout import unroll
 from bonepile.result import Result
 from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
@@ -313,6 +313,14 @@ class State(Generic[OptionsT]):
 
     def _compute_legal(self) -> tuple[Action, ...]:
         raise NotImplementedError
+
+    def _end_hand(self, result: Result, events: list[Event] | None) -> None:
+        """End the hand with ``result`` (every game ends its hands here)."""
+        self._result = result
+        self._actor = None
+        self._legal = ()
+        if events is not None:
+            events.append(HandEnded(result))
 
     def _do(self, action: Action, events: list[Event] | None) -> None:
         """Carry out a legal ``action`` on this fresh, private state, in place.

@@ -25,7 +25,6 @@ from bonepile.events import (
     Discarded,
     Drew,
     Event,
-    HandEnded,
     PlacedOnBoard,
     Scored,
 )
@@ -892,13 +891,8 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         return True
 
     def _finish(self, reason: Reason, winners: tuple[int, ...], events: list[Event] | None) -> None:
-        result = Result(reason, tuple(sorted(winners)), (0,) * self._players)
-        self._result = result
-        self._actor = None
         self._chain = None
-        self._legal = ()
-        if events is not None:
-            events.append(HandEnded(result))
+        self._end_hand(Result(reason, tuple(sorted(winners)), (0,) * self._players), events)
 
     # ----------------------------------------------------------------- public views
     @property

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
+from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import DealError
-from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
+from bonepile.events import Drew, Event, Led, Passed, Placed
 from bonepile.facts import Reader
 from bonepile.games.base import Game
 from bonepile.heuristics import DOUBLES_HINTS
@@ -26,8 +26,9 @@ from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.options import IntMap, option
 from bonepile.result import Reason, Result
+from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
+from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits
 
 _DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
 """``_DOUBLE_OF[v]``: the index of the v-v tile."""
@@ -254,11 +255,9 @@ class DoublesState(State[DoublesOptions]):
         acts = self._placements(self._hands[actor])
         if acts:
             return tuple(acts)
-        if self._can_draw() and (
-            not self._drawn or self._options.draw_when_unable == "until_playable"
-        ):
-            return (DRAW,)
-        return (PASS,)
+        return draw_or_pass(
+            self._can_draw(), self._drawn, self._options.draw_when_unable == "until_playable"
+        )
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
@@ -333,16 +332,12 @@ class DoublesState(State[DoublesOptions]):
     def _finish(self, winner: int | None, reason: Reason, events: list[Event] | None) -> None:
         n = self._players
         opts = self._options
-        pips = [mask_pips(h) for h in self._hands]
+        pips = pips_of(self._hands)
         if winner is None:
-            low = min(pips)
-            tied = [s for s in range(n) if pips[s] == low]
-            if len(tied) > 1 and opts.blocked_tie == "lightest_tile":
-                tied = [min(tied, key=self._lightest_tile)]
-            if len(tied) > 1:
+            winner = blocked_winner(self._hands, opts.blocked_tie == "lightest_tile")
+            if winner is None:
                 self._end(Result("blocked", (), (0,) * n), events)
                 return
-            winner = tied[0]
         others = sum(pips) - pips[winner]
         if opts.round_scoring == "opponents_minus_own":
             score = others - pips[winner]
@@ -352,19 +347,11 @@ class DoublesState(State[DoublesOptions]):
             score = sum(pips)
         if opts.count_boneyard:
             score += sum(TILES[t].pips for t in self._bone[self._bpos :])
-        points = tuple(score if s == winner else 0 for s in range(n))
-        self._end(Result(reason, (winner,), points), events)
-
-    def _lightest_tile(self, seat: int) -> tuple[int, int]:
-        return min(TILES[t].rank_key() for t in bits(self._hands[seat]))
+        self._end(Result(reason, (winner,), points(n, (winner,), score)), events)
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self._result = result
-        self._actor = None
-        self._legal = ()
         self._drawn = False
-        if events is not None:
-            events.append(HandEnded(result))
+        self._end_hand(result, events)
 
     # ----------------------------------------------------------------- public views
     @property

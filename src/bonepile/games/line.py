@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead
+from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
-from bonepile.events import Drew, Event, HandEnded, Led, Passed, Placed
+from bonepile.events import Drew, Event, Led, Passed, Placed
 from bonepile.facts import Reader
 from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
@@ -22,6 +22,7 @@ from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
+from bonepile.rules import blocked_winner, draw_or_pass, points
 from bonepile.state import State
 from bonepile.tiles import SUIT_MASK, TILES, Tile, bits, mask_pips
 
@@ -285,9 +286,9 @@ class LineState(State[LineOptions]):
         acts = node.placements(hand)
         if acts:
             return acts
-        if self._can_draw() and (not self._drawn or self._options.draw_mode == "until_playable"):
-            return _DRAW_ONLY
-        return _PASS_ONLY
+        return draw_or_pass(
+            self._can_draw(), self._drawn, self._options.draw_mode == "until_playable"
+        )
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
@@ -365,19 +366,12 @@ class LineState(State[LineOptions]):
         else:
             winners = (winner,)
             score = sum(pips)
-        self._end(Result("domino", winners, _points(n, winners, score)), events)
+        self._end(Result("domino", winners, points(n, winners, score)), events)
 
     def _blocked_winner(self) -> int | None:
         """The seat whose hand wins a block (lowest pips, then ``blocked_tie``), or ``None``."""
-        n = self._players
-        pips = [self._pips(s) for s in range(n)]
-        low = min(pips)
-        tied = [s for s in range(n) if pips[s] == low]
-        if self._teams() and len({s % 2 for s in tied}) == 1:
-            tied = tied[:1]
-        if len(tied) > 1 and self._options.blocked_tie == "lightest_tile":
-            tied = [min(tied, key=lambda s: min(TILES[t].rank_key() for t in bits(self._hands[s])))]
-        return tied[0] if len(tied) == 1 else None
+        lightest = self._options.blocked_tie == "lightest_tile"
+        return blocked_winner(self._hands, lightest, self._teams())
 
     def hand_winner(self) -> int | None:
         """The one seat that won the finished hand: who went out, or the winning blocked hand.
@@ -406,18 +400,14 @@ class LineState(State[LineOptions]):
         else:
             winners = (w,)
             score = sum(pips) - pips[w] - pips[w]
-        self._end(Result("blocked", winners, _points(n, winners, score)), events)
+        self._end(Result("blocked", winners, points(n, winners, score)), events)
 
     def _pips(self, seat: int) -> int:
         return mask_pips(self._hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self._result = result
-        self._actor = None
-        self._legal = ()
         self._drawn = False
-        if events is not None:
-            events.append(HandEnded(result))
+        self._end_hand(result, events)
 
     # ----------------------------------------------------------------- public views
     @property
@@ -436,8 +426,6 @@ class LineState(State[LineOptions]):
         return (tuple(sorted(node.pairs)), node.spinner_used, self._drawn)
 
 
-_DRAW_ONLY: tuple[Action, ...] = (DRAW,)
-_PASS_ONLY: tuple[Action, ...] = (PASS,)
 _ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
 
 
@@ -501,10 +489,6 @@ def _attach_set(u: int, m: int) -> tuple[Action, ...]:
             _ATTACH_SETS.clear()
         acts = _ATTACH_SETS[key] = tuple(Attach(TILES[t], TILES[u]) for t in bits(m))
     return acts
-
-
-def _points(n: int, winners: tuple[int, ...], score: int) -> tuple[int, ...]:
-    return tuple(score if s in winners else 0 for s in range(n))
 
 
 BLOCK = LineGame(

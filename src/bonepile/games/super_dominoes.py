@@ -20,7 +20,6 @@ from bonepile.events import (
     Drew,
     Event,
     ExtraTurn,
-    HandEnded,
     Led,
     Passed,
     Placed,
@@ -36,6 +35,7 @@ from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.options import option
 from bonepile.result import Result
+from bonepile.rules import points
 from bonepile.state import State
 from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
 
@@ -668,7 +668,7 @@ class SuperState(State[SuperDominoesOptions]):
             score = sum(self._pips(s) for s in range(n))
         else:
             score = sum(self._hands[s].bit_count() for s in range(n))
-        self._end(Result("domino", (winner,), _points(n, (winner,), score)), events)
+        self._end(Result("domino", (winner,), points(n, (winner,), score)), events)
 
     def _finish_blocked(self, events: list[Event] | None) -> None:
         n = self._players
@@ -689,20 +689,16 @@ class SuperState(State[SuperDominoesOptions]):
             score = sum(diffs)
         else:
             score = sum(max(0, tiles[s] - tiles[w]) for s in losers)
-        self._end(Result("blocked", tied, _points(n, tied, score)), events)
+        self._end(Result("blocked", tied, points(n, tied, score)), events)
 
     def _pips(self, seat: int) -> int:
         return mask_pips(self._hands[seat])
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
-        self._result = result
-        self._actor = None
-        self._legal = ()
         self._pending = 0
         self._extra = False
         self._drawn = False
-        if events is not None:
-            events.append(HandEnded(result))
+        self._end_hand(result, events)
 
     # ----------------------------------------------------------------- public views
     @property
@@ -834,10 +830,6 @@ EFFECTS: tuple[tuple[str, Effect], ...] = (
     ("extra_turn_14", _fourteen_or_pass_on),
 )
 """What a tile played does, in the order of RULES.md 2.7; the rules run them in turn."""
-
-
-def _points(n: int, winners: tuple[int, ...], score: int) -> tuple[int, ...]:
-    return tuple(score if s in winners else 0 for s in range(n))
 
 
 SUPER_DOMINOES = SuperDominoesGame()

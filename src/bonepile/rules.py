@@ -1,0 +1,58 @@
+"""Rules helpers every game shares: points, the winner of a blocked hand, draw or pass.
+
+Plain functions over the rules' compact values (hands as bit masks over tile indices), so each
+game states its own rules by calling them, and a new game can use them too. Ending a hand is
+:meth:`State._end_hand <bonepile.state.State>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bonepile.actions import DRAW, PASS, Action
+from bonepile.tiles import TILES, bits, mask_pips
+
+DRAW_ONLY: tuple[Action, ...] = (DRAW,)
+"""The legal actions of a player who must draw."""
+PASS_ONLY: tuple[Action, ...] = (PASS,)
+"""The legal actions of a player who can do nothing but pass."""
+
+
+def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:
+    """Points per seat: ``score`` to each winner, 0 to everyone else."""
+    return tuple(score if s in winners else 0 for s in range(players))
+
+
+def pips_of(hands: Sequence[int]) -> list[int]:
+    """The pip total of every hand."""
+    return [mask_pips(h) for h in hands]
+
+
+def lightest_tile(hand: int) -> tuple[int, int]:
+    """The rank of the lightest tile of a hand (pips, then high half)."""
+    return min(TILES[t].rank_key() for t in bits(hand))
+
+
+def blocked_winner(
+    hands: Sequence[int], lightest_tile_wins: bool, partners: bool = False
+) -> int | None:
+    """The seat whose hand wins a blocked hand: the lowest pip total; a tie goes to the holder
+    of the lightest tile when ``lightest_tile_wins``, else nobody wins (``None``). With
+    ``partners`` (four seats, 0+2 against 1+3) a tie between partners is no tie: the first of
+    them stands for the team."""
+    pips = pips_of(hands)
+    low = min(pips)
+    tied = [s for s in range(len(hands)) if pips[s] == low]
+    if partners and len({s % 2 for s in tied}) == 1:
+        tied = tied[:1]
+    if len(tied) > 1 and lightest_tile_wins:
+        tied = [min(tied, key=lambda s: lightest_tile(hands[s]))]
+    return tied[0] if len(tied) == 1 else None
+
+
+def draw_or_pass(may_draw: bool, drawn: bool, until_playable: bool) -> tuple[Action, ...]:
+    """What a player who cannot place does: draw while the boneyard allows it (``may_draw``)
+    and it has not drawn this turn, or keeps drawing (``until_playable``); else pass."""
+    if may_draw and (not drawn or until_playable):
+        return DRAW_ONLY
+    return PASS_ONLY
