@@ -169,7 +169,7 @@ class Line5State(State[Line5Options]):
 
     # ----------------------------------------------------------------- the rules
     def _can_draw(self) -> bool:
-        return self._options.draw_when_unable and self.boneyard_size > 0
+        return self.options.draw_when_unable and self.boneyard_size > 0
 
     def _plays(self, seat: int) -> tuple[Action, ...]:
         ends = {(u, v): None for u, v in self._ends}  # a double lead offers one end twice
@@ -177,13 +177,14 @@ class Line5State(State[Line5Options]):
         return tuple(Attach(t, TILES[u]) for u, v in ends for t in hand if t.has(v))
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self._actor is None:
+        actor = self.actor
+        if actor is None:
             return ()
         if not self._ends:
             if self._lead is not None:
                 return (Lead(self._lead),)
-            return tuple(Lead(t) for t in self.hand(self._actor))
-        plays = self._plays(self._actor)
+            return tuple(Lead(t) for t in self.hand(actor))
+        plays = self._plays(actor)
         if plays:
             return plays
         if self._can_draw() and not self._drawn:
@@ -191,7 +192,7 @@ class Line5State(State[Line5Options]):
         return (Pass(),)
 
     def _do(self, action: Action, events: list[Event] | None) -> None:
-        seat = self._actor
+        seat = self.actor
         assert seat is not None
         hands = list(self._hands)
         if isinstance(action, Draw):
@@ -223,30 +224,31 @@ class Line5State(State[Line5Options]):
                     events.append(Placed(seat, tile, action.at, matched, tile.other(matched)))
             self._drawn = False
             if not hands[seat]:
-                pips = sum(self.hand_pips(s) for s in range(self._players))
+                pips = sum(self.hand_pips(s) for s in range(self.players))
                 self._end(Result("domino", (seat,), self._points(seat, pips)), events)
                 return
-            self._actor = (seat + 1) % self._players
+            self._actor = (seat + 1) % self.players
         else:
             if events is not None:
                 events.append(Passed(seat))
             self._drawn = False
-            self._actor = (seat + 1) % self._players
-        if not self._can_draw() and not any(self._plays(s) for s in range(self._players)):
+            self._actor = (seat + 1) % self.players
+        if not self._can_draw() and not any(self._plays(s) for s in range(self.players)):
             self._blocked(events)
 
     def _blocked(self, events: list[Event] | None) -> None:
         """Nobody can play or draw: the lightest hand scores the others' pips."""
-        pips = [self.hand_pips(s) for s in range(self._players)]
+        pips = [self.hand_pips(s) for s in range(self.players)]
         lightest = [s for s, p in enumerate(pips) if p == min(pips)]
         if len(lightest) > 1:
-            self._end(Result("blocked", (), (0,) * self._players), events)
+            self._end(Result("blocked", (), (0,) * self.players), events)
             return
         winner = lightest[0]
-        self._end(Result("blocked", (winner,), self._points(winner, sum(pips) - pips[winner])), events)
+        points = self._points(winner, sum(pips) - pips[winner])
+        self._end(Result("blocked", (winner,), points), events)
 
     def _points(self, winner: int, score: int) -> tuple[int, ...]:
-        return tuple(score if s == winner else 0 for s in range(self._players))
+        return tuple(score if s == winner else 0 for s in range(self.players))
 
     def _end(self, result: Result, events: list[Event] | None) -> None:
         self._result = result
@@ -262,7 +264,7 @@ class Line5State(State[Line5Options]):
 
     @property
     def facts(self) -> Line5Facts:
-        return Line5Facts(self._first_player, self._drawn)
+        return Line5Facts(self.first_player, self._drawn)
 
 
 LINE_5 = Line5()

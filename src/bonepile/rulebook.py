@@ -72,10 +72,12 @@ def _read(name: str) -> str:
 def rules_page(game: str | Game[Any]) -> str:
     """The whole rules page of ``game`` (Markdown), read from the installed package.
 
-    Raises :class:`~bonepile.errors.OptionError` for an unknown game, or when the page is not
+    A game from outside the package gives its page as ``Game.rules_text``. Raises
+    :class:`~bonepile.errors.OptionError` for an unknown game, or when the page is not
     installed.
     """
-    return _read(page_name(game))
+    text = _game(game).rules_text
+    return text if text else _read(page_name(game))
 
 
 def index_page() -> str:

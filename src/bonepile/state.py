@@ -142,6 +142,19 @@ class State(Generic[OptionsT]):
         """The seed the hand was dealt from (``None`` for an explicit deal)."""
         return self._seed
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle every slot of every class (a compiled base would keep only its own)."""
+        names: list[str] = []
+        for cls in type(self).__mro__:
+            names.extend(getattr(cls, "__slots__", ()))
+            names.extend(getattr(cls, "__mypyc_attrs__", ()))
+        values = {}
+        for name in dict.fromkeys(names):
+            if name not in ("__dict__", "__weakref__") and hasattr(self, name):
+                values[name] = getattr(self, name)
+        values.update(getattr(self, "__dict__", {}))
+        return (_restore, (type(self), values))
+
     # ----------------------------------------------------------------- construction helpers
     def _init_base(
         self,
@@ -519,6 +532,14 @@ class State(Generic[OptionsT]):
         who = "over" if self._actor is None else f"P{self._actor} to act"
         moves = len(self.moves)
         return f"<{type(self).__name__} {self._game.name} {self._players}p, {who}, {moves} moves>"
+
+
+def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
+    """Rebuild a pickled state."""
+    state = cls.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(state, name, value)
+    return state
 
 
 _HIDING: dict[type, bool] = {}

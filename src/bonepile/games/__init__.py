@@ -24,19 +24,31 @@ _REGISTRY: dict[str, Game[Any]] = {}
 _ALIASES: dict[str, str] = {}
 
 
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
 def register(game: Game[Any]) -> Game[Any]:
     """Add ``game`` to the registry (under its name and aliases)."""
     _REGISTRY[game.name] = game
     for alias in (game.name, *game.aliases):
-        _ALIASES[alias.lower()] = game.name
+        _ALIASES[_key(alias)] = game.name
     return game
+
+
+def unregister(name: str) -> None:
+    """Remove the game called ``name`` (and its aliases) from the registry."""
+    game = _REGISTRY.pop(name)
+    for alias in (game.name, *game.aliases):
+        if _ALIASES.get(_key(alias)) == game.name:
+            del _ALIASES[_key(alias)]
 
 
 def get_game(name: str, *, aliases: bool = True) -> Game[Any]:
     """The game called ``name`` (aliases such as ``sd`` accepted unless ``aliases=False``)."""
     if not isinstance(name, str):
         raise OptionError(f"a game name must be a string, got {name!r}")
-    key = name.strip().lower().replace("-", "_")
+    key = _key(name)
     canonical = _ALIASES.get(key) if aliases else (name if name in _REGISTRY else None)
     if canonical is None:
         hint = ""
@@ -85,4 +97,4 @@ register(DRAW_GAME)
 register(DOUBLES)
 register(DOUBLE_DOUBLE)
 
-__all__ = ["Game", "all_games", "get_game", "new_game", "register"]
+__all__ = ["Game", "all_games", "get_game", "new_game", "register", "unregister"]

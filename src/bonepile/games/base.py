@@ -51,11 +51,19 @@ class Game(Generic[OptionsT]):
     """What the bots should know of the game (see :mod:`bonepile.heuristics`)."""
     hidden_actions: bool = False
     """True when another seat's action can hide a tile (a discard into the pit)."""
+    rules_text: str = ""
+    """The game's rules page (Markdown, with a ``## How to play in brief`` section), for a
+    game from outside the package; the shipped games' pages are ``docs/games/*.md``."""
     board_game: bool = False
     """True for a game played on a board (it takes a ``board``)."""
     default_players: int = 2
     """The player count the arena and the strength tables use unless told otherwise."""
     _checked: dict[tuple[int, int], Any]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from bonepile.games import get_game
+
+        return (get_game, (self.name,))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
