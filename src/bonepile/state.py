@@ -63,14 +63,15 @@ class State(Generic[OptionsT]):
         "_legal",
         "_moves",
         "_options",
+        "_own",
         "_players",
         "_ply",
         "_prev",
+        "_pub",
         "_result",
         "_root",
         "_scores_before",
         "_seed",
-        "_seen",
         "_turns",
         "_turns_ok",
     )
@@ -92,7 +93,8 @@ class State(Generic[OptionsT]):
     _root: State[OptionsT] | None
     _prev: State[OptionsT] | None
     _ply: int
-    _seen: tuple[Turns, ...] | None
+    _pub: Turns
+    _own: tuple[Turns, ...] | None
     _turns: Turns
     _turns_ok: bool
 
@@ -188,7 +190,8 @@ class State(Generic[OptionsT]):
         self._ply = 0
         self._turns = None
         self._turns_ok = True
-        self._seen = (None,) * (self._players + 1)
+        self._pub = None
+        self._own = (None,) * self._players
 
     def _clone(self) -> State[OptionsT]:
         """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
@@ -205,7 +208,8 @@ class State(Generic[OptionsT]):
         new._ply = self._ply
         new._turns = None
         new._turns_ok = False
-        new._seen = None
+        new._pub = None
+        new._own = None
         return new
 
     def _copy_base(self, new: State[OptionsT]) -> None:
@@ -263,16 +267,15 @@ class State(Generic[OptionsT]):
         else:
             new._turns = None
             new._turns_ok = False
-        seen = self._seen
-        if seen is None:
-            new._seen = None
+        own = self._own
+        if own is None:
+            new._pub = None
+            new._own = None
         elif _hides(action, done):
-            n = self._players
-            new._seen = tuple(
-                [(cells, _redacted(item, k if k < n else None)) for k, cells in enumerate(seen)]
-            )
+            new._pub, new._own = _split(self._pub, own, item, self._ply)
         else:
-            new._seen = tuple([(cells, item) for cells in seen])
+            new._pub = (self._pub, item)
+            new._own = own
         return new, done
 
     def playout(self, rng: random.Random) -> State[OptionsT]:
@@ -443,31 +446,42 @@ class State(Generic[OptionsT]):
 
     def public_history(self, seat: int | None) -> Turns:
         """The hand so far as ``seat`` saw it (``None``: a spectator): a persistent list of
-        ``(seat, action, events)`` with other seats' hidden actions and events redacted.
+        ``(seat, action, events)`` with other seats' hidden actions and events redacted."""
+        items = seat_history(*self._seat_history(seat))
+        cells: Turns = None
+        for item in items:
+            cells = (cells, item)
+        return cells
 
-        :meth:`step` (and so :meth:`apply`) extends every seat's list by the new turn, so a
-        view of a game in progress costs nothing here; only a state made by :meth:`playout`
-        works its list out, from the nearest ancestor that has one.
-        """
-        k = self._players if seat is None else seat
-        seen = self._seen
-        if seen is not None:
-            return seen[k]
+    def _seat_history(self, seat: int | None) -> tuple[Turns, Turns]:
+        """What ``seat`` saw, as two persistent lists: every turn as a spectator saw it, and
+        ``(turn index, turn)`` for the turns that seat saw more of (its own draws and
+        discards). :meth:`step` keeps both up to date at the cost of a cell or two a turn;
+        only a state made by :meth:`playout` works them out, from the nearest ancestor."""
+        own = self._own
+        if own is not None:
+            return self._pub, None if seat is None else own[seat]
         s: State[OptionsT] = self
-        while s._seen is None:
+        while s._own is None:
             prev = s._prev
             assert prev is not None  # a deal always has its (empty) lists
             s = prev
-        cells = s._seen[k]
+        pub = s._pub
+        owns: tuple[Turns, ...] = s._own
         full = self._history()
         fresh = []
         for _ in range(self._ply - s._ply):
             assert full is not None
             full, item = full
             fresh.append(item)
+        ply = s._ply
         for item in reversed(fresh):
-            cells = (cells, _redacted(item, seat))
-        return cells
+            if _hides(item[1], item[2]):
+                pub, owns = _split(pub, owns, item, ply)
+            else:
+                pub = (pub, item)
+            ply += 1
+        return pub, None if seat is None else owns[seat]
 
     @property
     def layout(self) -> Layout | BoardLayout:
@@ -557,6 +571,28 @@ def _hides(action: Action, events: tuple[Event, ...]) -> bool:
         if hides:
             return True
     return False
+
+
+def _split(
+    pub: Turns, own: tuple[Turns, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
+) -> tuple[Turns, tuple[Turns, ...]]:
+    """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
+    saw more of it, ``(ply, its form)`` to that seat's list."""
+    public = _redacted(item, None)
+    lists: list[Any] = list(own)
+    for k in range(len(lists)):
+        mine = _redacted(item, k)
+        if mine != public:
+            lists[k] = (lists[k], (ply, mine))
+    return (pub, public), tuple(lists)
+
+
+def seat_history(pub: Turns, own: Turns) -> list[tuple[int, Action, tuple[Event, ...]]]:
+    """Merge the two lists of :meth:`State._seat_history` into one seat's turns."""
+    items = unroll(pub)
+    for ply, item in unroll(own):
+        items[ply] = item
+    return items
 
 
 def _redacted(

@@ -23,10 +23,10 @@ from bonepile.errors import BonepileError
 from bonepile.events import Event
 from bonepile.facts import PublicFacts, Reader
 from bonepile.grid import BoardLayout
-from bonepile.layout import Layout, unroll
+from bonepile.layout import Layout
 from bonepile.options import options_to_json
 from bonepile.result import Result
-from bonepile.state import State
+from bonepile.state import State, seat_history
 from bonepile.tiles import Tile, parse_tile
 
 
@@ -175,7 +175,7 @@ class View:
         v._result = state._result
         v._public = state.facts
         v._revealed = None if state._result is None else tuple(state.hand(k) for k in range(n))
-        v._cells = state.public_history(seat)
+        v._cells = state._seat_history(seat)
         v._history = None
         return v
 
@@ -262,7 +262,7 @@ class View:
         """The hand so far, as this seat saw it (others' draws and discards hidden)."""
         h = self._history
         if h is None:
-            h = self._history = tuple(Turn(s, a, e) for s, a, e in unroll(self._cells))
+            h = self._history = tuple(Turn(s, a, e) for s, a, e in seat_history(*self._cells))
             self._cells = None
         return h
 
