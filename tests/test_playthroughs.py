@@ -50,9 +50,10 @@ def first_difference(got: Any, want: Any, where: str = "") -> str | None:
             if found is not None:
                 return found
         if len(got) != len(want):
+            extra = (got if len(got) > len(want) else want)[min(len(got), len(want))]
             return (
                 f"{where}: {len(got)} items, the file has {len(want)} "
-                f"(first extra: {json.dumps((got if len(got) > len(want) else want)[min(len(got), len(want))])})"
+                f"(the first extra: {json.dumps(extra)})"
             )
     if isinstance(got, dict) and isinstance(want, dict):
         for key in [*want, *(k for k in got if k not in want)]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bonepile.state as _state_module
 from bonepile.actions import Action, Attach, Draw, Lead, Pass, parse_action
+from bonepile.conformance import CheckReport, ConformanceError, check_game
 from bonepile.errors import (
     BonepileError,
     DealError,
@@ -22,7 +23,9 @@ from bonepile.errors import (
     RecordError,
 )
 from bonepile.events import Event
+from bonepile.facts import PublicFacts
 from bonepile.games import Game, all_games, get_game, new_game
+from bonepile.grid import BoardLayout, BoardPlacement
 from bonepile.layout import Layout, OpenEnd, Placement
 from bonepile.match import Match, new_match
 from bonepile.match_record import (
@@ -49,7 +52,11 @@ __all__ = [
     "COMPILED",
     "Action",
     "Attach",
+    "BoardLayout",
+    "BoardPlacement",
     "BonepileError",
+    "CheckReport",
+    "ConformanceError",
     "DealError",
     "Draw",
     "Event",
@@ -63,6 +70,7 @@ __all__ = [
     "OptionError",
     "Pass",
     "Placement",
+    "PublicFacts",
     "RecordError",
     "Result",
     "State",
@@ -70,6 +78,7 @@ __all__ = [
     "View",
     "all_games",
     "apply",
+    "check_game",
     "dump_match",
     "dump_record",
     "get_game",

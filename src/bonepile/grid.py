@@ -487,7 +487,12 @@ class BoardLayout:
         board_in = data.get("board")
         if not isinstance(board_in, Mapping):
             raise _fail("layout.board must be an object")
-        board = board_from_json({k: v for k, v in board_in.items() if k in BOARD_KEYS})
+        board_json = {k: v for k, v in board_in.items() if k in BOARD_KEYS}
+        name = board_json.get("name")
+        if name in BOARD_NAMES and _shipped(name)._json == board_json:
+            board = _shipped(name)  # the shipped board, not a copy built again
+        else:
+            board = board_from_json(board_json)
         tiles_in = data.get("tiles")
         positions = data.get("positions")
         if not isinstance(tiles_in, list) or not isinstance(positions, list):

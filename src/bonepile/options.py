@@ -266,6 +266,12 @@ def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> 
     return cls(**checked)
 
 
+def reduce_options(opts: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of an options object: its class and its field values (a frozen
+    dataclass compiled with mypyc cannot be unpickled field by field)."""
+    return (type(opts), tuple(getattr(opts, f.name) for f in dataclasses.fields(opts)))
+
+
 def options_to_json(opts: Any) -> dict[str, Any]:
     """Every option of ``opts`` as a JSON-ready dict."""
     return {f.name: _jsonable(getattr(opts, f.name)) for f in dataclasses.fields(opts)}

@@ -39,7 +39,7 @@ from bonepile.grid import (
     standard_board,
 )
 from bonepile.heuristics import BOARD_HINTS
-from bonepile.options import option
+from bonepile.options import option, reduce_options
 from bonepile.result import Reason, Result
 from bonepile.state import State
 from bonepile.tiles import TILES, Tile, bits, check_deal
@@ -107,6 +107,9 @@ class DoubleDoubleOptions:
         "written), or the fewest",
         choices=("most", "fewest"),
     )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_options(self)
 
 
 Cell = tuple[int, int]

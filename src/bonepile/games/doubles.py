@@ -24,7 +24,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import DOUBLES_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.options import IntMap, option
+from bonepile.options import IntMap, option, reduce_options
 from bonepile.result import Reason, Result
 from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
@@ -82,6 +82,9 @@ class DoublesOptions:
         False, "the winner also scores the pips left in the boneyard (the reserve included)"
     )
     target_score: int = option(100, "a match ends when a player reaches this total", minimum=1)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_options(self)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.options import option
+from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import blocked_winner, draw_or_pass, points
 from bonepile.state import State
@@ -61,6 +61,9 @@ class LineOptions:
         minimum=1,
         nullable=True,
     )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_options(self)
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,9 @@ class EndsNode:
     spinner_used: bool
     _next: dict[Action, tuple[EndsNode, int, int]]
     _legal: dict[int, tuple[Action, ...]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (EndsNode.get, (self.pairs, self.spinner, self.spinner_used))
 
     @staticmethod
     def get(pairs: Ends, spinner: bool, spinner_used: bool) -> EndsNode:

@@ -33,7 +33,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.options import option
+from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import points
 from bonepile.state import State
@@ -265,6 +265,9 @@ class SuperDominoesOptions:
     target_score: int | None = option(
         None, "a match ends when a player reaches this total (null: a single hand)", minimum=1
     )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_options(self)
 
 
 class SuperDominoesGame(Game[SuperDominoesOptions]):
