@@ -33,6 +33,9 @@ Moves = tuple[Any, Action] | None
 Turns = tuple[Any, tuple[int, Action, tuple[Event, ...]]] | None
 """A persistent list of the hand's turns: ``(previous, (seat, action, events))`` cells."""
 
+Owned = tuple[Any, tuple[int, tuple[int, Action, tuple[Event, ...]]]] | None
+"""A persistent list of ``(turn index, turn)``: the turns one seat saw more of."""
+
 
 OptionsT = TypeVar("OptionsT")
 """The options class of a game (each game has its own frozen dataclass)."""
@@ -94,7 +97,7 @@ class State(Generic[OptionsT]):
     _prev: State[OptionsT] | None
     _ply: int
     _pub: Turns
-    _own: tuple[Turns, ...] | None
+    _own: tuple[Owned, ...] | None
     _turns: Turns
     _turns_ok: bool
 
@@ -453,7 +456,7 @@ class State(Generic[OptionsT]):
             cells = (cells, item)
         return cells
 
-    def _seat_history(self, seat: int | None) -> tuple[Turns, Turns]:
+    def _seat_history(self, seat: int | None) -> tuple[Turns, Owned]:
         """What ``seat`` saw, as two persistent lists: every turn as a spectator saw it, and
         ``(turn index, turn)`` for the turns that seat saw more of (its own draws and
         discards). :meth:`step` keeps both up to date at the cost of a cell or two a turn;
@@ -467,7 +470,7 @@ class State(Generic[OptionsT]):
             assert prev is not None  # a deal always has its (empty) lists
             s = prev
         pub = s._pub
-        owns: tuple[Turns, ...] = s._own
+        owns: tuple[Owned, ...] = s._own
         full = self._history()
         fresh = []
         for _ in range(self._ply - s._ply):
@@ -574,8 +577,8 @@ def _hides(action: Action, events: tuple[Event, ...]) -> bool:
 
 
 def _split(
-    pub: Turns, own: tuple[Turns, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
-) -> tuple[Turns, tuple[Turns, ...]]:
+    pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
+) -> tuple[Turns, tuple[Owned, ...]]:
     """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
     saw more of it, ``(ply, its form)`` to that seat's list."""
     public = _redacted(item, None)
@@ -587,7 +590,7 @@ def _split(
     return (pub, public), tuple(lists)
 
 
-def seat_history(pub: Turns, own: Turns) -> list[tuple[int, Action, tuple[Event, ...]]]:
+def seat_history(pub: Turns, own: Owned) -> list[tuple[int, Action, tuple[Event, ...]]]:
     """Merge the two lists of :meth:`State._seat_history` into one seat's turns."""
     items = unroll(pub)
     for ply, item in unroll(own):
