@@ -4,13 +4,14 @@ Three ways to play the same seeded hands with uniformly random moves, side by si
 process, round-robin in ``--rounds`` slices so that a change in machine load hits all alike:
 
 * ``playout``: ``State.playout(rng)``, the engine alone (the fast path of rollouts);
-* ``step``: ``legal_actions`` + ``apply`` from the actor's point of view, no view built;
+* ``apply``: ``legal_actions`` + ``apply``, a new state per move, no view built;
 * ``simulate``: what ``bonepile simulate`` does, ``play_hand`` with one ``RandomAgent`` per seat,
   each handed ``view(state, seat)`` before it acts.
 
 For each game at its usual player count it prints actions per second for each way and the
 ratios ``simulate / playout`` (the target is 0.7: views should cost little next to the rules)
-and ``simulate / step`` (what the view and the agent cost on top of ``apply``), as one JSON
+and ``simulate / apply`` (what the view, the agent and the history cost on top of ``apply``),
+as one JSON
 object on stdout.
 
 Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]``.
@@ -48,7 +49,7 @@ def _ways(game: str, players: int) -> dict[str, Callable[[int], int]]:
     def playout(seed: int) -> int:
         return g.new(players, seed=seed).playout(random.Random(seed)).ply
 
-    def step(seed: int) -> int:
+    def apply(seed: int) -> int:
         s = g.new(players, seed=seed)
         rand = random.Random(seed).random
         while s.actor is not None:
@@ -61,7 +62,7 @@ def _ways(game: str, players: int) -> dict[str, Callable[[int], int]]:
         agents = [RandomAgent(seed * 8 + k) for k in range(players)]
         return play_hand(s, agents).ply
 
-    return {"playout": playout, "step": step, "simulate": simulate}
+    return {"playout": playout, "apply": apply, "simulate": simulate}
 
 
 def run(names: list[str], seconds: float, rounds: int) -> dict[str, Any]:
@@ -85,14 +86,14 @@ def run(names: list[str], seconds: float, rounds: int) -> dict[str, Any]:
                     seed += 1
                 rates[way].append(actions / (time.perf_counter() - start))
         ratio = [s / p for s, p in zip(rates["simulate"], rates["playout"], strict=True)]
-        over_step = [s / p for s, p in zip(rates["simulate"], rates["step"], strict=True)]
+        over_apply = [s / p for s, p in zip(rates["simulate"], rates["apply"], strict=True)]
         median = statistics.median(ratio)
         out[name] = {
             "players": players,
             "actions_per_s": {w: round(statistics.median(r)) for w, r in rates.items()},
             "simulate_over_playout": round(median, 3),
             "simulate_over_playout_rounds": [round(x, 3) for x in ratio],
-            "simulate_over_step": round(statistics.median(over_step), 3),
+            "simulate_over_apply": round(statistics.median(over_apply), 3),
             "target": TARGET,
             "met": median >= TARGET,
         }

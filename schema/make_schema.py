@@ -32,6 +32,7 @@ from typing import Any
 
 from bonepile.events import EVENT_TYPES
 from bonepile.games import Game, all_games
+from bonepile.games.super_dominoes import PHASES
 from bonepile.grid import BOARD_KEYS, MAX_SIDE
 from bonepile.layout import FAMILIES
 from bonepile.options import MAX_INT, option_specs
@@ -98,7 +99,7 @@ EVENT_REFINE: dict[str, dict[str, Any]] = {
 """What ``bonepile.events`` documents about event fields beyond their wire kind."""
 
 FACTS_REFINE: dict[str, dict[str, Any]] = {
-    "SuperDominoesFacts.phase": {"enum": ["opening", "opening_draw", "play"]},
+    "SuperDominoesFacts.phase": {"enum": list(PHASES)},
     "SuperDominoesFacts.direction": {"enum": [1, -1]},
     "SuperDominoesFacts.pending_skips": {"minimum": 0},
     "SuperDominoesFacts.idle_turns": {"minimum": 0},
@@ -495,6 +496,10 @@ def builtin_games() -> tuple[Game[Any], ...]:
 
 def build_schema() -> dict[str, Any]:
     """The whole schema, as a dict."""
+    import bonepile
+
+    if bonepile.COMPILED:
+        raise SystemExit("run with the pure-Python install: a mypyc build erases type hints")
     games = builtin_games()
     defs: dict[str, Any] = _common()
     defs.update(_events())

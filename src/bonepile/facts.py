@@ -57,11 +57,15 @@ class Reader:
     def _fail(self, key: str, what: str, value: Any) -> FactsError:
         return FactsError(f"{self.where}: {key} must be {what}, got {shown(value)}")
 
-    def num(self, key: str) -> int:
-        """An integer field."""
+    def num(self, key: str, lo: int | None = 0, hi: int | None = None) -> int:
+        """An integer field, at least ``lo`` (0 unless told; ``None``: no bound) and at most
+        ``hi`` when given."""
         v = self._get(key)
         if isinstance(v, bool) or not isinstance(v, int):
             raise self._fail(key, "an integer", v)
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            what = f"an integer from {lo}" + (f" to {hi}" if hi is not None else "")
+            raise self._fail(key, what, v)
         return v
 
     def opt_num(self, key: str) -> int | None:
@@ -82,11 +86,13 @@ class Reader:
             raise self._fail(key, "one of " + ", ".join(choices) if choices else "a string", v)
         return v
 
-    def ints(self, key: str) -> tuple[int, ...]:
-        """A list of integers."""
+    def ints(self, key: str, lo: int = 0) -> tuple[int, ...]:
+        """A list of integers, each at least ``lo``."""
         v = self._get(key)
-        if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
-            raise self._fail(key, "a list of integers", v)
+        if not isinstance(v, list) or any(
+            isinstance(x, bool) or not isinstance(x, int) or x < lo for x in v
+        ):
+            raise self._fail(key, f"a list of integers from {lo}", v)
         return tuple(v)
 
     def opt_ints(self, key: str) -> tuple[int | None, ...]:

@@ -299,9 +299,11 @@ def _placement_from_json(data: Any, i: int, all_tiles: list[Any]) -> Placement:
         if not isinstance(parent_slots, list) or not 0 <= (slot or 0) < len(parent_slots):
             raise LayoutError(f"layout: tiles[{i}]: no slot {slot} on its parent")
     across = data.get("across")
-    if not isinstance(across, bool):
-        raise LayoutError(f"layout: tiles[{i}]: across must be true or false")
+    if across is not tile.is_double:
+        raise LayoutError(f"layout: tiles[{i}]: across must be {str(tile.is_double).lower()}")
     seat = _int(data, "seat")
+    if seat < 0:
+        raise LayoutError(f"layout: tiles[{i}]: seat must not be negative")
     return Placement(
         tile,
         seat,

@@ -239,14 +239,27 @@ class State(Generic[OptionsT]):
         return legal
 
     def apply(self, action: Action) -> State[OptionsT]:
-        """The state after ``action``; raise :class:`IllegalActionError` if it is not legal."""
-        return self.step(action)[0]
+        """The state after ``action``; raise :class:`IllegalActionError` if it is not legal.
+
+        The fast path (search trees): no events are built; a view of the new state works its
+        history out from the nearest ancestor that knows it (see :meth:`step`)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise self._illegal(action)
+        new = self._child()
+        new._moves = (self._moves, action)
+        new._ply += 1
+        new._do(action, None)
+        return new
 
     def step(self, action: Action) -> tuple[State[OptionsT], tuple[Event, ...]]:
         """Like :meth:`apply`, and also return the events the action caused.
 
-        The new state keeps the turn (seat, action, events) in its history, so views of it
-        never replay the hand."""
+        The new state keeps the turn (seat, action, events) in its history and in every seat's
+        view of it, so views of a hand played by steps never replay anything (the runners of
+        bonepile play by steps)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -459,32 +472,38 @@ class State(Generic[OptionsT]):
     def _seat_history(self, seat: int | None) -> tuple[Turns, Owned]:
         """What ``seat`` saw, as two persistent lists: every turn as a spectator saw it, and
         ``(turn index, turn)`` for the turns that seat saw more of (its own draws and
-        discards). :meth:`step` keeps both up to date at the cost of a cell or two a turn;
-        only a state made by :meth:`playout` works them out, from the nearest ancestor."""
+        discards). :meth:`step` keeps both up to date at the cost of a cell or two a turn; a
+        state made by :meth:`apply` or :meth:`playout` works them out once, from the nearest
+        ancestor that has them, and keeps them."""
         own = self._own
-        if own is not None:
-            return self._pub, None if seat is None else own[seat]
-        s: State[OptionsT] = self
-        while s._own is None:
-            prev = s._prev
-            assert prev is not None  # a deal always has its (empty) lists
-            s = prev
-        pub = s._pub
-        owns: tuple[Owned, ...] = s._own
-        full = self._history()
-        fresh = []
-        for _ in range(self._ply - s._ply):
-            assert full is not None
-            full, item = full
-            fresh.append(item)
-        ply = s._ply
-        for item in reversed(fresh):
-            if _hides(item[1], item[2]):
-                pub, owns = _split(pub, owns, item, ply)
-            else:
-                pub = (pub, item)
-            ply += 1
-        return pub, None if seat is None else owns[seat]
+        if own is None:
+            chain: list[State[OptionsT]] = []
+            s: State[OptionsT] = self
+            while s._own is None:
+                chain.append(s)
+                prev = s._prev
+                assert prev is not None  # a deal always has its (empty) lists
+                s = prev
+            pub = s._pub
+            owns: tuple[Owned, ...] = s._own
+            ply = s._ply
+            for target in reversed(chain):
+                full = target._history()
+                fresh = []
+                for _ in range(target._ply - ply):
+                    assert full is not None
+                    full, item = full
+                    fresh.append(item)
+                for item in reversed(fresh):
+                    if _hides(item[1], item[2]):
+                        pub, owns = _split(pub, owns, item, ply)
+                    else:
+                        pub = (pub, item)
+                    ply += 1
+                target._pub = pub
+                target._own = owns
+            own = owns
+        return self._pub, None if seat is None else own[seat]
 
     @property
     def layout(self) -> Layout | BoardLayout:

@@ -382,11 +382,30 @@ class View:
                 else tuple(_tiles(h, "revealed") for h in _list(revealed_in, "revealed")),
             )
             r.done()
+            _check_seats(v)
+            if v.layout.family != game.family:
+                raise ViewError(
+                    f"view: a {game.name} layout is a {game.family!r}, not {v.layout.family!r}"
+                )
         except BonepileError:
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             raise ViewError(f"view: {e}") from None
         return v
+
+
+def _check_seats(v: View) -> None:
+    """Refuse seats and counts that cannot belong to the view's table."""
+    n = v.players
+    if not 1 <= n <= 64:
+        raise ViewError(f"view: players must be from 1 to 64, got {n}")
+    seats = {"seat": v.seat, "actor": v.actor, "leader": v.leader}
+    seats.update({f"history[{i}].seat": t.seat for i, t in enumerate(v.history)})
+    for where, seat in seats.items():
+        if seat is not None and not 0 <= seat < n:
+            raise ViewError(f"view: {where} must be a seat from 0 to {n - 1}, got {seat}")
+    if v.boneyard_size < 0 or any(k < 0 for k in v.hand_sizes) or len(v.hand_sizes) != n:
+        raise ViewError("view: boneyard and hand_sizes must be counts, one hand per seat")
 
 
 def _list(value: Any, where: str) -> list[Any]:

@@ -57,10 +57,8 @@ def play_hand(
         agent = agents[seat]
         v = view(state, seat)
         action = agent.act(v)
-        if on_step is None:
-            state = state.apply(action)
-        else:
-            state, events = state.step(action)
+        state, events = state.step(action)  # keeps every seat's history: no view replays
+        if on_step is not None:
             on_step(seat, action, events, state)
     for seat, agent in enumerate(agents):
         end = getattr(agent, "finish", None)

@@ -19,7 +19,7 @@ from typing import Any
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import DealError
 from bonepile.events import Drew, Event, Led, Passed, Placed
-from bonepile.facts import Reader
+from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
 from bonepile.heuristics import DOUBLES_HINTS
 from bonepile.layout import Ends, Layout, build_layout
@@ -111,7 +111,10 @@ class DoublesFacts:
     def from_json(cls, data: Any) -> DoublesFacts:
         """Inverse of :meth:`to_json`, checked."""
         r = Reader(data, "public")
-        out = cls(r.num("first_player"), r.ints("unlocked"), r.flag("drawn_this_turn"))
+        unlocked = r.ints("unlocked")
+        if list(unlocked) != sorted(set(unlocked)) or any(v > 6 for v in unlocked):
+            raise FactsError("public: unlocked must list numbers 0 to 6, ascending, once each")
+        out = cls(r.num("first_player"), unlocked, r.flag("drawn_this_turn"))
         r.done()
         return out
 

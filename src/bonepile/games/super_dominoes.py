@@ -152,7 +152,7 @@ class SuperDominoesFacts:
             r.num("first_player"),
             r.opt_tile("starter"),
             r.opt_num("setter"),
-            r.num("direction"),
+            _direction(r.num("direction", -1, 1)),
             spell,
             r.num("pending_skips"),
             r.flag("drawn_this_turn"),
@@ -268,6 +268,12 @@ class SuperDominoesOptions:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return reduce_options(self)
+
+
+def _direction(d: int) -> int:
+    if d == 0:
+        raise FactsError("public: direction must be 1 or -1, got 0")
+    return d
 
 
 class SuperDominoesGame(Game[SuperDominoesOptions]):
