@@ -150,6 +150,7 @@ class LineGame(Game[LineOptions]):
         s._drawing = self.drawing
         s._node = None
         s._placed = None
+        s._placed_ok = True
         s._drawn = False
         s._actor = first
         return s
@@ -251,13 +252,14 @@ _NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
 class LineState(State[LineOptions]):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node", "_placed")
+    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node", "_placed", "_placed_ok")
 
     _drawing: bool
     _node: EndsNode | None
     _drawn: bool
     _lead_tile: int
     _placed: PlacedList
+    _placed_ok: bool
 
     @property
     def ends(self) -> Ends | None:
@@ -271,7 +273,8 @@ class LineState(State[LineOptions]):
         new._node = self._node
         new._drawn = self._drawn
         new._lead_tile = self._lead_tile
-        new._placed = self._placed
+        new._placed = None
+        new._placed_ok = False
         return new
 
     # ----------------------------------------------------------------- legal actions
@@ -311,7 +314,6 @@ class LineState(State[LineOptions]):
             hands[actor] = hand
             self._hands = tuple(hands)
             self._node = node
-            self._placed = (self._placed, (tile.index, action.at.index, v, actor))  # type: ignore[attr-defined]
             self._drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
@@ -330,7 +332,6 @@ class LineState(State[LineOptions]):
             hands[actor] ^= 1 << t
             self._hands = tuple(hands)
             self._node = EndsNode.lead(tile, self._options.spinner)
-            self._placed = (None, (t, -1, -1, actor))
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
@@ -419,7 +420,48 @@ class LineState(State[LineOptions]):
     @property
     def layout(self) -> Layout:
         node = self._node
-        return build_layout("line", self._placed, None if node is None else node.pairs)
+        return build_layout("line", self._placements(), None if node is None else node.pairs)
+
+    def _placements(self) -> PlacedList:
+        """The placements so far, kept per state once asked for and built on the nearest
+        ancestor's (the transition does not keep them: it costs every step of a playout)."""
+        if self._placed_ok:
+            return self._placed
+        chain: list[LineState] = []
+        s: LineState = self
+        while not s._placed_ok:
+            chain.append(s)
+            prev = s._prev
+            assert isinstance(prev, LineState)  # a deal knows its (empty) placements
+            s = prev
+        placed = s._placed
+        node = s._node
+        actor = s._actor
+        n = self._players
+        spinner = self._options.spinner
+        for target in reversed(chain):
+            cells = target._moves
+            fresh: list[Action] = []
+            for _ in range(target._ply - s._ply):
+                assert cells is not None
+                cells, a = cells
+                fresh.append(a)
+            for a in reversed(fresh):
+                kind = type(a)
+                if kind is Attach:
+                    assert node is not None and actor is not None
+                    node, v, _ = node.advance(a)  # type: ignore[arg-type]
+                    placed = (placed, (a.tile.index, a.at.index, v, actor))  # type: ignore[attr-defined]
+                elif kind is Lead:
+                    assert actor is not None
+                    node = EndsNode.lead(a.tile, spinner)  # type: ignore[attr-defined]
+                    placed = (None, (a.tile.index, -1, -1, actor))  # type: ignore[attr-defined]
+                if kind is not Draw and actor is not None:
+                    actor = (actor + 1) % n
+            target._placed = placed
+            target._placed_ok = True
+            s = target
+        return placed
 
     @property
     def facts(self) -> LineFacts:
