@@ -148,7 +148,12 @@ class State(Generic[OptionsT]):
         return self._seed
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle every slot of every class (a compiled base would keep only its own)."""
+        """Pickle every slot of every class (a compiled base would keep only its own), but not
+        the chain of earlier states: what the state works out from its ancestors (its history,
+        every seat's, its layout) is worked out first, so a pickle holds one position."""
+        self._history()
+        self._seat_history(None)
+        _ = self.layout
         names: list[str] = []
         for cls in type(self).__mro__:
             names.extend(getattr(cls, "__slots__", ()))
@@ -158,6 +163,7 @@ class State(Generic[OptionsT]):
             if name not in ("__dict__", "__weakref__") and hasattr(self, name):
                 values[name] = getattr(self, name)
         values.update(getattr(self, "__dict__", {}))
+        values["_prev"] = None
         return (_restore, (type(self), values))
 
     # ----------------------------------------------------------------- construction helpers
