@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from golden_files import sync
+
 from bonepile.games import get_game
 from bonepile.games.double_double import sets_in_play
 from bonepile.perft import divide, perft
@@ -398,15 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     differ = 0
     for case in CASES:
         data = build(case)
-        path = HERE / f"{case.name}.json"
-        text = dumps(data)
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        status = "same" if old == text else ("new" if old is None else "CHANGED")
-        if status != "same":
-            differ += 1
-        if args.write:
-            HERE.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        status = sync(HERE / f"{case.name}.json", dumps(data), args.write)
+        differ += status != "same"
         print(f"{case.name}: {data['perft']} {status}")
     if differ and not args.write:
         print(f"{differ} golden file(s) differ; re-run with --write only if that is intended")

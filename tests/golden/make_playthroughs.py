@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from golden_files import sync
+
 from bonepile.games import get_game, new_game
 from bonepile.options import non_default_options
 from bonepile.state import State
@@ -173,15 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     differ = 0
     for case in CASES:
         data = build(case)
-        path = HERE / f"{case.name}.json"
-        text = dumps(data)
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        status = "same" if old == text else ("new" if old is None else "CHANGED")
-        if status != "same":
-            differ += 1
-            if not args.check:
-                HERE.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+        status = sync(HERE / f"{case.name}.json", dumps(data), not args.check)
+        differ += status != "same"
         print(f"{case.name}: {len(data['steps'])} steps, {data['result']['reason']}: {status}")
     if differ and args.check:
         print(f"{differ} playthrough(s) differ; rerun without --check to rewrite them")
