@@ -9,7 +9,7 @@ of tiles drawn; the public properties turn them back into :class:`~bonepile.tile
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -274,25 +274,18 @@ class State(Generic[OptionsT]):
         events: list[Event] = []
         seat = self._actor
         assert seat is not None
-        new = self._clone()
-        new._legal = None
+        new = self._child()
         new._moves = (self._moves, action)
-        new._root = self._root if self._root is not None else self
-        new._prev = self
-        new._ply = self._ply + 1
+        new._ply += 1
         new._do(action, events)
         done = tuple(events)
         item = (seat, action, done)
         if self._turns_ok:
             new._turns = (self._turns, item)
             new._turns_ok = True
-        else:
-            new._turns = None
-            new._turns_ok = False
         own = self._own
         if own is None:
-            new._pub = None
-            new._own = None
+            pass  # worked out when first asked for (see _seat_history)
         elif _hides(action, done):
             new._pub, new._own = _split(self._pub, own, item, self._ply)
         else:
@@ -437,23 +430,11 @@ class State(Generic[OptionsT]):
         carried out again (one transition each), never the whole hand."""
         if self._turns_ok:
             return self._turns
-        chain: list[State[OptionsT]] = []
-        s: State[OptionsT] = self
-        while not s._turns_ok:
-            chain.append(s)
-            prev = s._prev
-            assert prev is not None  # a root always knows its (empty) history
-            s = prev
-        turns = s._turns
-        for target in reversed(chain):
-            cells = target._moves
-            fresh: list[Action] = []
-            for _ in range(target._ply - s._ply):
-                assert cells is not None
-                cells, a = cells
-                fresh.append(a)
-            cur = s
-            for a in reversed(fresh):
+        start, steps = self._catch_up(_knows_turns)
+        turns = start._turns
+        cur = start
+        for target, actions in steps:
+            for a in actions:
                 seat = cur._actor
                 assert seat is not None
                 events: list[Event] = []
@@ -463,8 +444,28 @@ class State(Generic[OptionsT]):
                 cur = nxt
             target._turns = turns
             target._turns_ok = True
-            s = target
         return turns
+
+    def _catch_up(
+        self, known: Callable[[State[Any]], bool]
+    ) -> tuple[State[OptionsT], list[tuple[State[OptionsT], list[Action]]]]:
+        """For a cache a state works out from its ancestors (its history, every seat's
+        history, a line game's placements): the nearest ancestor whose cache is ``known``
+        (a deal always knows its empty ones), then each state from there to this one, oldest
+        first, with the actions that lead to it from the one before."""
+        chain: list[State[OptionsT]] = []
+        s: State[OptionsT] = self
+        while not known(s):
+            chain.append(s)
+            prev = s._prev
+            assert prev is not None  # a deal knows every cache
+            s = prev
+        steps = []
+        ply = s._ply
+        for target in reversed(chain):
+            steps.append((target, newest(target._moves, target._ply - ply)))
+            ply = target._ply
+        return s, steps
 
     def public_history(self, seat: int | None) -> Turns:
         """The hand so far as ``seat`` saw it (``None``: a spectator): a persistent list of
@@ -483,24 +484,13 @@ class State(Generic[OptionsT]):
         ancestor that has them, and keeps them."""
         own = self._own
         if own is None:
-            chain: list[State[OptionsT]] = []
-            s: State[OptionsT] = self
-            while s._own is None:
-                chain.append(s)
-                prev = s._prev
-                assert prev is not None  # a deal always has its (empty) lists
-                s = prev
-            pub = s._pub
-            owns: tuple[Owned, ...] = s._own
-            ply = s._ply
-            for target in reversed(chain):
-                full = target._history()
-                fresh = []
-                for _ in range(target._ply - ply):
-                    assert full is not None
-                    full, item = full
-                    fresh.append(item)
-                for item in reversed(fresh):
+            start, steps = self._catch_up(_knows_seats)
+            pub = start._pub
+            owns: tuple[Owned, ...] | None = start._own
+            assert owns is not None
+            ply = start._ply
+            for target, actions in steps:
+                for item in newest(target._history(), len(actions)):
                     if _hides(item[1], item[2]):
                         pub, owns = _split(pub, owns, item, ply)
                     else:
@@ -574,6 +564,25 @@ class State(Generic[OptionsT]):
         who = "over" if self._actor is None else f"P{self._actor} to act"
         moves = len(self.moves)
         return f"<{type(self).__name__} {self._game.name} {self._players}p, {who}, {moves} moves>"
+
+
+def newest(cells: Any, k: int) -> list[Any]:
+    """The ``k`` newest items of a persistent list of ``(previous, item)`` cells, oldest
+    first."""
+    out = []
+    for _ in range(k):
+        cells, item = cells
+        out.append(item)
+    out.reverse()
+    return out
+
+
+def _knows_turns(s: State[Any]) -> bool:
+    return s._turns_ok
+
+
+def _knows_seats(s: State[Any]) -> bool:
+    return s._own is not None
 
 
 def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:

@@ -427,26 +427,15 @@ class LineState(State[LineOptions]):
         ancestor's (the transition does not keep them: it costs every step of a playout)."""
         if self._placed_ok:
             return self._placed
-        chain: list[LineState] = []
-        s: LineState = self
-        while not s._placed_ok:
-            chain.append(s)
-            prev = s._prev
-            assert isinstance(prev, LineState)  # a deal knows its (empty) placements
-            s = prev
-        placed = s._placed
-        node = s._node
-        actor = s._actor
+        start, steps = self._catch_up(_knows_placed)
+        assert isinstance(start, LineState)
+        placed = start._placed
+        node = start._node
+        actor = start._actor
         n = self._players
         spinner = self._options.spinner
-        for target in reversed(chain):
-            cells = target._moves
-            fresh: list[Action] = []
-            for _ in range(target._ply - s._ply):
-                assert cells is not None
-                cells, a = cells
-                fresh.append(a)
-            for a in reversed(fresh):
+        for target, actions in steps:
+            for a in actions:
                 kind = type(a)
                 if kind is Attach:
                     assert node is not None and actor is not None
@@ -458,9 +447,9 @@ class LineState(State[LineOptions]):
                     placed = (None, (a.tile.index, -1, -1, actor))  # type: ignore[attr-defined]
                 if kind is not Draw and actor is not None:
                     actor = (actor + 1) % n
+            assert isinstance(target, LineState)
             target._placed = placed
             target._placed_ok = True
-            s = target
         return placed
 
     @property
@@ -475,6 +464,10 @@ class LineState(State[LineOptions]):
 
 
 _ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+
+
+def _knows_placed(s: State[Any]) -> bool:
+    return isinstance(s, LineState) and s._placed_ok
 
 
 def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
