@@ -6,9 +6,9 @@ redacted; ``view(state, None)`` is a spectator's. Agents, UIs, the server and RL
 take a :class:`View`, never a state. When the hand is over, every hand is shown (they are
 counted face up for scoring).
 
-Views are cheap: the layout is built the first time it is read, and the history is the
-state's own persistent list of turns as this seat saw them (kept per state and seat, so no view
-replays the hand), turned into a tuple when first read. Nothing reachable from a view holds
+Views are cheap: the layout is built the first time it is read, and the history is two
+persistent lists the state keeps (every turn as a spectator saw it, and the turns this seat saw
+more of), merged into a tuple when first read, so no view replays the hand. Nothing reachable from a view holds
 more than the seat may know: no state, no other hand, no hidden tile.
 """
 
@@ -34,7 +34,7 @@ class ViewError(BonepileError):
     """A view's JSON that is not a view of the game it names."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """One entry of the public history: who acted, what they did, what happened."""
 
