@@ -8,8 +8,8 @@ counted face up for scoring).
 
 Views are cheap: the layout is built the first time it is read, and the history is two
 persistent lists the state keeps (every turn as a spectator saw it, and the turns this seat saw
-more of), merged into a tuple when first read, so no view replays the hand. Nothing reachable from a view holds
-more than the seat may know: no state, no other hand, no hidden tile.
+more of), merged into a tuple when first read, so no view replays the hand. Nothing reachable
+from a view holds more than the seat may know: no state, no other hand, no hidden tile.
 """
 
 from __future__ import annotations
