@@ -1,10 +1,11 @@
-# bonepile: `make run` plays a demo game, `make test` runs every check. Both set up .venv first.
+# bonepile: `make run` shows a game between bots, `make test` runs every check. Both set up .venv first.
 # The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
 # build (.venv-compiled, `BONEPILE_COMPILE=1 pip install .`), which the benchmarks use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RSTAMP := $(VENV)/.run-installed
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
@@ -12,19 +13,25 @@ SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/game
 
 .PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean
 
+# running needs bonepile alone; testing adds the test toolchain (mypy, ruff, Ray, ...)
+$(RSTAMP): pyproject.toml setup.py
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RSTAMP)
+
 $(STAMP): pyproject.toml setup.py
-	$(PYTHON) -m venv $(VENV)
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(RSTAMP)
 
 $(CSTAMP): $(SOURCES)
 	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
 	BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet '.[test]'
 	touch $(CSTAMP)
 
-run: $(STAMP)
-	$(BIN)/bonepile watch super_dominoes --players 4 --seed 7
+run: $(RSTAMP)
+	$(BIN)/bonepile watch super_dominoes --players 4 --agents greedy
 
 test: $(STAMP) lint typecheck pytest pytest-compiled
 

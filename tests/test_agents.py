@@ -426,6 +426,61 @@ def test_a_fixed_seed_gives_a_fixed_choice(game: str) -> None:
     assert finals[0].moves == finals[1].moves
 
 
+def test_the_random_agent_chooses_as_random_choice() -> None:
+    """RandomAgent picks what ``rng.choice(view.legal)`` picks, draw for draw, however many
+    actions are legal (its fast path draws the same bits)."""
+    for game in GAMES:
+        players = get_game(game).default_players
+        for seed in (1, 2, 3):
+            agent, rng = RandomAgent(seed), random.Random(seed)
+            states = random_line(new_hand(game, players, seed), random.Random(seed))
+            for state in states[:-1]:
+                assert state.actor is not None
+                v = view(state, state.actor)
+                assert agent.act(v) is rng.choice(v.legal)
+            assert agent.rng.getstate() == rng.getstate()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_hand_played_in_place_is_the_hand_played_by_steps(game: str) -> None:
+    """Without ``on_step``, play_hand plays on one private state changed in place: the same
+    moves, final position, history, every seat's history and views as step by step, and the
+    agents saw the same views."""
+    players = get_game(game).default_players
+    for seed in (1, 2):
+        seen: list[list[dict[str, Any]]] = [[], []]
+        kept: list[tuple[View, dict[str, Any]]] = []  # every view, and its JSON when handed
+
+        class Recording(RandomAgent):
+            def __init__(self, seed: int, log: list[dict[str, Any]]) -> None:
+                super().__init__(seed)
+                self.log = log
+
+            def act(self, v: View) -> Action:
+                self.log.append(v.to_json())
+                kept.append((v, self.log[-1]))  # noqa: B023 (kept for this seed's hands)
+                return super().act(v)
+
+        finals = [
+            play_hand(
+                new_hand(game, players, seed),
+                [Recording(10 * seed + s, seen[k]) for s in range(players)],
+                on_step=None if k == 0 else (lambda *_: None),
+            )
+            for k in (0, 1)
+        ]
+        in_place, stepped = finals
+        assert seen[0] == seen[1] and seen[0]
+        # a view an agent kept does not change as the private state goes on
+        assert all(v.to_json() == then for v, then in kept)
+        assert in_place.moves == stepped.moves and in_place == stepped
+        assert in_place.replay() == stepped.replay() and in_place.ply == stepped.ply
+        assert in_place.deal == stepped.deal
+        for seat in [None, *range(players)]:
+            assert view(in_place, seat) == view(stepped, seat)
+            assert view(in_place, seat).to_json() == view(stepped, seat).to_json()
+
+
 class Checked:
     """Wraps an agent: every view it gets is its seat's, to act, and every answer is legal."""
 

@@ -19,6 +19,7 @@ import pytest
 
 from bonepile.arena import ArenaResult, run_arena, schedule, seatings
 from bonepile.arena.report import table, write_report
+from bonepile.arena.stats import rate
 from bonepile.errors import OptionError
 from bonepile.grid import load_board
 from bonepile.match import Match
@@ -68,7 +69,7 @@ def test_seatings_rotate_the_agents_through_the_seats() -> None:
 
 def test_schedule_plays_each_deal_once_per_seating() -> None:
     for agents, players, deals in ((2, 2, 3), (2, 4, 2), (3, 3, 4)):
-        jobs = schedule(agents, players, deals)
+        jobs = list(schedule(agents, players, deals))
         rotations = seatings(agents, players)
         assert len(jobs) == deals * len(rotations)
         assert [j.index for j in jobs] == list(range(len(jobs)))
@@ -169,7 +170,7 @@ def test_statistics_of_greedy_against_random() -> None:
         assert s.low <= s.share <= s.high
         assert s.low >= 0.0 and s.high <= 1.0
         assert s.forfeits == 0 and s.moves > 0
-        assert s.rating_mu is not None and s.rating_sigma is not None
+        assert s.rating is not None and s.rating_error is not None
     # every game's win is shared out completely
     for o in result.outcomes:
         assert abs(o.share(0) + o.share(1) - 1.0) < 1e-9
@@ -181,6 +182,19 @@ def test_statistics_of_greedy_against_random() -> None:
     half = 1.98 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
     assert abs(greedy.share - mean) < 1e-9
     assert abs(greedy.low - (mean - half)) < 1e-3 and abs(greedy.high - (mean + half)) < 1e-3
+    # the ratings agree with the win shares: 400 log10(p / (1 - p)) apart, whatever the order
+    assert greedy.rating is not None and rnd.rating is not None
+    assert greedy.rating > rnd.rating
+    p = sum(o.share(0) for o in result.outcomes) / len(result.outcomes)
+    expected = 400 * math.log10((240 * p + 0.5) / (240 * (1 - p) + 0.5))
+    assert abs((greedy.rating - rnd.rating) - expected) < 0.5
+    assert abs((greedy.rating + rnd.rating) / 2 - 1500) < 1e-6
+    shuffled = list(reversed(result.outcomes))
+    for k, o in enumerate(shuffled):
+        o.index = k
+    assert [round(r[0], 6) for r in (rate(2, shuffled) or [])] == [
+        round(greedy.rating, 6), round(rnd.rating, 6)
+    ]  # fmt: skip
     data = result.to_json()
     assert [r["verdict"] for r in data["results"]] == ["better", "worse"]
     assert data["games"] == 240 and data["deals"] == 120 and data["forfeits"] == []
@@ -196,14 +210,18 @@ def test_even_shares_with_more_seats_than_agents() -> None:
 
 
 # ------------------------------------------------------------------------------ forfeits
+def test_a_bot_that_cannot_start_is_refused_before_the_first_game() -> None:
+    with pytest.raises(OptionError, match="cannot start"):
+        run_arena("block", ["external:/nonexistent/dir/bonepile-bot", "random"], 3, seed=2)
+
+
 @pytest.mark.parametrize(
     "bot, players, fragment",
     [
         (external("crash_after_ready.py"), 2, "exited"),
         (external("garbage.py"), 4, "not JSON"),
-        ("external:/nonexistent/dir/bonepile-bot", 2, "cannot start"),
     ],
-    ids=["crashes", "garbage-4p", "missing"],
+    ids=["crashes", "garbage-4p"],
 )
 def test_a_crashing_bot_forfeits_and_the_arena_goes_on(
     tmp_path: Path, bot: str, players: int, fragment: str
@@ -340,7 +358,7 @@ def test_the_arena_command_prints_json() -> None:
         assert {"win_share", "ci95", "rating", "verdict", "even_share"} <= set(r)
         low, high = r["ci95"]
         assert low <= r["win_share"] <= high
-        assert set(r["rating"]) == {"mu", "sigma"}
+        assert set(r["rating"]) == {"elo", "error"}
     assert abs(sum(r["win_share"] for r in data["results"]) - 1.0) < 1e-3
     # the command (on every core) plays the same games as run_arena in this process
     here = run_arena("block", ["greedy", "random"], 20, seed=3, workers=1)

@@ -29,8 +29,17 @@ def test_watch_with_an_external_bot() -> None:
 
 
 def test_watch_reports_a_forfeit_instead_of_crashing() -> None:
-    out = ok(run("watch", "block", "-n", "2", "--agents", "external:no-such-bot-here,random"))
-    assert "forfeits: cannot start no-such-bot-here" in out
+    bot = f"external:{sys.executable} {Path(__file__).parent / 'bots' / 'garbage.py'}"
+    out = ok(run("watch", "block", "-n", "2", "--agents", f"{bot},random"))
+    assert "forfeits: its answer is not JSON" in out
+
+
+def test_watch_refuses_a_bot_that_cannot_start_before_printing_anything() -> None:
+    bad(
+        run("watch", "block", "-n", "2", "--agents", "external:no-such-bot-here,random"),
+        "cannot start",
+        "no-such-bot-here",
+    )
 
 
 def test_watch_refuses_an_unknown_agent_before_printing_anything() -> None:

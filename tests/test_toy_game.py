@@ -213,7 +213,8 @@ def run(*args: str) -> Result:
 
 def test_watch_and_the_other_commands(tmp_path: Path) -> None:
     out = run("watch", "line-5", "--players", "3", "--seed", "4").output
-    assert out.startswith("Line 5, 3 players, 0 moves")
+    assert out.startswith("Line 5, 3 players, seed 4 (--seed 4 repeats it)\nSeats: P0: random")
+    assert "\nLine 5, 3 players, 0 moves" in out
     assert "  1. P" in out and "Result: " in out
     record = tmp_path / "match.json"
     out = run(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from bonepile.errors import InvalidActionError
+from bonepile.errors import InvalidActionError, quoted
 from bonepile.grid import format_cell, parse_cell
-from bonepile.tiles import MAX_PIP_LIMIT, TILES, Tile, parse_tile
+from bonepile.tiles import MAX_NOTATION, MAX_PIP_LIMIT, TILES, Tile, parse_tile
 
 
 class Action:
@@ -251,7 +251,11 @@ def parse_action(text: str) -> Action:
     Syntax only: whether the action is legal is for the rules to say.
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be a string, got {text!r}")
+        raise InvalidActionError(f"an action must be a string, got {quoted(text)}")
+    if len(text) > MAX_NOTATION:
+        raise InvalidActionError(
+            f"{quoted(text)} is not an action (longer than {MAX_NOTATION} characters)"
+        )
     m = _WORD_RE.match(text)
     if m:
         return _WORDS[m.group(1).lower()]
@@ -263,14 +267,14 @@ def parse_action(text: str) -> Action:
             return Discard(parse_tile(m.group(1)))
         except InvalidActionError:
             raise InvalidActionError(
-                f"{text!r} is not an action (expected 'discard T' with a tile, e.g. 'discard 6-4',"
-                " or 'discard ?')"
+                f"{quoted(text)} is not an action (expected 'discard T' with a tile, "
+                "e.g. 'discard 6-4', or 'discard ?')"
             ) from None
     m = _PLACE_RE.match(text)
     if m:
         p, q = int(m.group(1)), int(m.group(2))
         if p > MAX_PIP_LIMIT or q > MAX_PIP_LIMIT:
-            raise InvalidActionError(f"{text!r} is not an action (pips run from 0 to 18)")
+            raise InvalidActionError(f"{quoted(text)} is not an action (pips run from 0 to 18)")
         return Place(
             p, q, parse_cell(m.group(3).replace(" ", "")), parse_cell(m.group(4).replace(" ", ""))
         )
@@ -280,11 +284,11 @@ def parse_action(text: str) -> Action:
             return Attach(parse_tile(left), parse_tile(right))
         except InvalidActionError:
             raise InvalidActionError(
-                f"{text!r} is not an action (expected T@U with two tiles, e.g. '6-4@6-6')"
+                f"{quoted(text)} is not an action (expected T@U with two tiles, e.g. '6-4@6-6')"
             ) from None
     try:
         return Lead(parse_tile(text))
     except InvalidActionError:
         raise InvalidActionError(
-            f"{text!r} is not an action (expected a tile like '6-6', 'T@U', 'draw' or 'pass')"
+            f"{quoted(text)} is not an action (expected a tile like '6-6', 'T@U', 'draw' or 'pass')"
         ) from None

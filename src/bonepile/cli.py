@@ -5,7 +5,10 @@ Every command rejects bad input with one line on standard error and exit status 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -14,17 +17,41 @@ from typing import Any, NoReturn
 
 import click
 
-from bonepile.errors import BonepileError
+from bonepile.errors import BonepileError, quoted
 from bonepile.games import Game, all_games, get_game
 from bonepile.options import parse_option_assignments
 
 EXIT_BAD_INPUT = 2
 
 
+MAX_MESSAGE = 400
+"""The longest error message printed: a message quoting a huge input is cut."""
+
+
 def fail(message: str) -> NoReturn:
-    """Print one error line and exit with status 2."""
-    click.echo(f"bonepile: error: {message}", err=True)
+    """Print one error line (bounded, whatever the message quotes) and exit with status 2."""
+    _say(f"bonepile: error: {_one_line(message)}")
     sys.exit(EXIT_BAD_INPUT)
+
+
+def warn(message: str) -> None:
+    """Print one warning line on standard error."""
+    _say(f"bonepile: warning: {_one_line(message)}")
+
+
+def _one_line(message: str) -> str:
+    text = " ".join(message.split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "\u2026"
+
+
+def _say(line: str) -> None:
+    """Write a line to standard error, even where it cannot encode every character."""
+    try:
+        click.echo(line, err=True)
+    except (OSError, UnicodeError):
+        with contextlib.suppress(OSError):
+            sys.stderr.buffer.write(line.encode("ascii", "backslashreplace") + b"\n")
+            sys.stderr.flush()
 
 
 def _game_and_options(name: str, items: tuple[str, ...]) -> tuple[Game[Any], dict[str, Any]]:
@@ -45,8 +72,75 @@ def _board_of(game: Game[Any], board: str | None) -> Any:
     return load_board(board)
 
 
-def game_setup(seed_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The arguments every command that deals a game takes: GAME, players, seed, options."""
+MAX_GAMES = 10**9
+"""The most games (or deals) one run of ``simulate`` or ``arena`` plays."""
+MAX_WORKERS = 1024
+"""The most worker processes a run starts."""
+
+SEED = click.IntRange(0, 2**63 - 1)
+"""A seed on the command line: 0 to 2**63 - 1."""
+
+
+def _run_seed(seed: int | None, agents: list[str]) -> int:
+    """The seed a run uses: ``--seed`` or, by default, a fresh full-width one. With external bots
+    and a seed given, warn: whoever knows (or guesses) the seed can rebuild every deal."""
+    from bonepile.seeds import random_seed
+
+    if seed is None:
+        return random_seed()
+    if any(a.startswith("external:") for a in agents):
+        warn(
+            f"--seed {seed} was given, so every deal is a known function of it: a bot that "
+            "knows or guesses the seed can rebuild all hands; leave --seed out for a fair run"
+        )
+    return seed
+
+
+def _agents_of(agent_list: str | None, agent_each: tuple[str, ...] = ()) -> list[str]:
+    """The agents ``--agents A,B,...`` (and repeated ``--agent``) name, checked the same way by
+    every command: no empty names, every name known, every external command startable."""
+    from bonepile.agents.registry import make_agent
+
+    names: list[str] = []
+    if agent_list is not None:
+        items = agent_list.split(",")
+        for k, item in enumerate(items, 1):
+            if not item.strip():
+                fail(f"--agents {quoted(agent_list)}: agent {k} of {len(items)} is empty")
+            names.append(item.strip())
+    for item in agent_each:
+        if not item.strip():
+            fail("--agent: an empty agent name")
+        names.append(item.strip())
+    for name in dict.fromkeys(names):
+        make_agent(name)  # a bad name or a command that cannot start fails here, once
+    return names
+
+
+def _move_time_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--move-time",
+        type=float,
+        default=10.0,
+        show_default=True,
+        metavar="SECONDS",
+        help="External bots: the time limit for each decision (a bot over it forfeits).",
+    )(f)
+
+
+def _check_move_time(move_time: float) -> float:
+    if not math.isfinite(move_time) or not 0 < move_time <= 3600:
+        fail(f"--move-time must be more than 0 and at most 3600 seconds, got {move_time}")
+    return move_time
+
+
+def game_setup(
+    seed_help: str, random_seed: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The arguments every command that deals a game takes: GAME, players, seed, options.
+
+    With ``random_seed`` the seed defaults to a fresh random one (printed, to repeat the run).
+    """
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
         f = click.option(
@@ -62,7 +156,14 @@ def game_setup(seed_help: str) -> Callable[[Callable[..., Any]], Callable[..., A
             metavar="NAME|FILE",
             help="Board games: a shipped board (standard, small, tiny) or a board file.",
         )(f)
-        f = click.option("--seed", "-s", type=int, default=0, show_default=True, help=seed_help)(f)
+        if random_seed:
+            f = click.option(
+                "--seed", "-s", type=SEED, help=seed_help + " [default: a random one, printed]"
+            )(f)
+        else:
+            f = click.option(
+                "--seed", "-s", type=SEED, default=0, show_default=True, help=seed_help
+            )(f)
         f = click.option("--players", "-n", type=int, required=True, help="Number of players.")(f)
         return click.argument("game")(f)
 
@@ -150,7 +251,11 @@ def _load(path: str) -> Any:
     from bonepile.match_record import load_any, read_any
 
     if path == "-":
-        return read_any(sys.stdin.read())
+        from bonepile.files import MAX_FILE_BYTES, read_stream_limited
+
+        return read_any(
+            read_stream_limited(getattr(sys.stdin, "buffer", sys.stdin), MAX_FILE_BYTES)
+        )
     return load_any(path)
 
 
@@ -179,10 +284,18 @@ def replay(record: str, as_json: bool) -> None:
 @click.argument("record")
 @click.argument("depth", type=int)
 @click.option("--divide", is_flag=True, help="Print the count under each legal action first.")
-def perft(record: str, depth: int, divide: bool) -> None:
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(1),
+    default=10**9,
+    show_default=True,
+    help="Stop with an error after visiting this many positions.",
+)
+def perft(record: str, depth: int, divide: bool, max_nodes: int) -> None:
     """Count the action sequences of length DEPTH from the position after RECORD.
 
-    For a match record, the position is where its last hand stands.
+    For a match record, the position is where its last hand stands. A count that would take
+    more than --max-nodes positions stops with an error instead of running for days.
     """
     from bonepile.match import Match
     from bonepile.perft import divide as divide_counts
@@ -194,14 +307,14 @@ def perft(record: str, depth: int, divide: bool) -> None:
     state = loaded.current if isinstance(loaded, Match) else loaded
     if divide:
         total = 0
-        for action, count in divide_counts(state, depth):
+        for action, count in divide_counts(state, depth, max_nodes=max_nodes):
             click.echo(f"{action} {count}")
             total += count
         if depth == 0 or state.is_over:
             total = 1
         click.echo(str(total))
     else:
-        click.echo(str(perft_count(state, depth)))
+        click.echo(str(perft_count(state, depth, max_nodes=max_nodes)))
 
 
 # ---------------------------------------------------------------------------------- simulate
@@ -210,7 +323,7 @@ def perft(record: str, depth: int, divide: bool) -> None:
 @click.option(
     "--games",
     "-k",
-    type=int,
+    type=click.IntRange(1, MAX_GAMES),
     default=100,
     show_default=True,
     help="Hands to play (matches with --match).",
@@ -222,7 +335,14 @@ def perft(record: str, depth: int, divide: bool) -> None:
     help="Play whole matches, hand after hand to the target_score.",
 )
 @click.option("--records", type=click.Path(file_okay=False), help="Write every game here.")
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(1, MAX_WORKERS),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(
     game: str,
@@ -336,8 +456,12 @@ def _stderr_console() -> Any:
 
 
 # ---------------------------------------------------------------------------------- watch
+MAX_DELAY = 60.0
+"""The longest ``watch --delay``, in seconds."""
+
+
 @cli.command()
-@game_setup("Seed of the game.")
+@game_setup("Seed of the game.", random_seed=True)
 @click.option(
     "--delay", type=float, default=0.0, show_default=True, help="Seconds to pause after each move."
 )
@@ -360,32 +484,48 @@ def _stderr_console() -> Any:
     metavar="A,B,...",
     help="Who plays, seat by seat, repeated round the table (default: random).",
 )
+@_move_time_option
 def watch(
     game: str,
     players: int,
-    seed: int,
+    seed: int | None,
     options: tuple[str, ...],
     board: str | None,
     delay: float,
     whole_match: bool,
     record_path: str | None,
     agent_list: str | None,
+    move_time: float,
 ) -> None:
     """Watch players (random ones unless --agents says otherwise) play one hand or a match,
     every move's effects spelled out."""
     from bonepile.agents.base import play_hand, play_match
     from bonepile.agents.external import AgentForfeit
-    from bonepile.match import Match, agent_seed, derive_seed, new_match
+    from bonepile.agents.registry import make_agent
+    from bonepile.match import Match, new_match
     from bonepile.render import render_match, render_state
+    from bonepile.seeds import secret_seed
 
     g, values = _game_and_options(game, options)
     chosen = _board_of(g, board)
-    if delay < 0:
-        fail(f"--delay must be 0 or more, got {delay}")
+    if not math.isfinite(delay) or not 0 <= delay <= MAX_DELAY:
+        fail(f"--delay must be from 0 to {MAX_DELAY:g} seconds, got {delay}")
+    _check_move_time(move_time)
     if record_path is not None:
         parent = Path(record_path).parent
         if not parent.is_dir():
             fail(f"cannot write {record_path}: {parent} is not a directory")
+        _check_writable(parent, f"--record {record_path}")
+    g.check_players(players, g.make_options(values))
+    names = _agents_of(agent_list) if agent_list is not None else ["random"]
+    if len(names) > players:
+        fail(f"{len(names)} agents do not fit {players} seats (--agents: one per seat at most)")
+    seats = [names[s % len(names)] for s in range(players)]
+    seed = _run_seed(seed, names)
+    agents = [
+        make_agent(seats[s], seed=secret_seed(seed, "agent", s), move_time=move_time)
+        for s in range(players)
+    ]
     count = [0]
 
     def show(seat: int, action: Any, events: Any, new_state: Any) -> None:
@@ -396,11 +536,11 @@ def watch(
         if delay > 0:
             time.sleep(delay)
 
-    headers = {"event": f"bonepile watch, seed {seed}"}
-    g.check_players(players, g.make_options(values))
-    agents = _seated(
-        agent_list, players, lambda s: (agent_seed if whole_match else derive_seed)(seed, s)
-    )
+    seating = ", ".join(f"P{s}: {name}" for s, name in enumerate(seats))
+    headers = {"event": f"bonepile watch, seed {seed}", "players": seating}
+    click.echo(f"{g.title}, {players} players, seed {seed} (--seed {seed} repeats it)")
+    click.echo(f"Seats: {seating}")
+    click.echo("")
     if whole_match:
         match = new_match(g, players, options=values, seed=seed, board=chosen)
 
@@ -421,8 +561,10 @@ def watch(
         try:
             final_match = play_match(match, agents, on_step=show, on_hand=on_hand)
         except AgentForfeit as e:
-            click.echo(f"P{e.seat} forfeits: {e.reason}")
+            click.echo(f"P{e.seat} ({seats[e.seat or 0]}) forfeits: {e.reason}")
             return
+        finally:
+            _close(agents)
         click.echo("")
         click.echo(render_match(final_match, position=False))
         if record_path:
@@ -436,8 +578,10 @@ def watch(
     try:
         final = play_hand(state, agents, on_step=show)
     except AgentForfeit as e:
-        click.echo(f"P{e.seat} forfeits: {e.reason}")
+        click.echo(f"P{e.seat} ({seats[e.seat or 0]}) forfeits: {e.reason}")
         return
+    finally:
+        _close(agents)
     click.echo("")
     click.echo(render_state(final))
     if record_path:
@@ -446,12 +590,26 @@ def watch(
         _write(lambda: save_record(final, record_path, headers=headers), record_path)
 
 
-def _seated(agent_list: str | None, players: int, seed_of: Callable[[int], int]) -> list[Any]:
-    """One agent per seat from ``--agents`` (cycled round the table; random by default)."""
-    from bonepile.agents.registry import make_agent
+def _close(agents: list[Any]) -> None:
+    """Stop every agent that runs a process (external bots)."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
 
-    names = [a.strip() for a in (agent_list or "random").split(",") if a.strip()] or ["random"]
-    return [make_agent(names[s % len(names)], seed=seed_of(s)) for s in range(players)]
+
+def _check_writable(folder: Path, what: str) -> None:
+    """Fail now, before any game, unless a file can be created in ``folder``."""
+    import tempfile
+
+    if folder.exists() and not folder.is_dir():
+        fail(f"{what}: {folder} is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".bonepile-check-"):
+            pass
+    except OSError as e:
+        fail(f"{what}: cannot write in {folder}: {e.strerror or e}")
 
 
 def _write(save: Callable[[], None], path: str) -> None:
@@ -479,25 +637,38 @@ def _write(save: Callable[[], None], path: str) -> None:
     metavar="AGENT",
     help="One agent (repeatable; for an external command holding a comma).",
 )
-@click.option("--games", "-k", type=int, default=50, show_default=True, help="Deals to play.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option(
+    "--games",
+    "-k",
+    type=click.IntRange(1, MAX_GAMES),
+    default=50,
+    show_default=True,
+    help="Deals to play.",
+)
+@click.option("--seed", "-s", type=SEED, help="Seed of the run. [default: a random one, printed]")
 @click.option("--players", "-n", type=int, help="Players (default: the game's usual count).")
 @click.option(
     "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
 )
 @click.option("--board", metavar="NAME|FILE", help="Board games: the board.")
 @click.option("--match", "matches", is_flag=True, help="Play matches instead of single hands.")
-@click.option("--workers", "-w", type=int, help="Worker processes (default: every core).")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(1, MAX_WORKERS),
+    help="Worker processes (default: every core).",
+)
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Run on a Ray cluster (or local).")
 @click.option("--report", type=click.Path(file_okay=False), help="Write a report here.")
 @click.option("--records", type=click.Path(file_okay=False), help="Keep every game here.")
+@_move_time_option
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def arena(
     game: str,
     agent_list: str | None,
     agent_each: tuple[str, ...],
     games: int,
-    seed: int,
+    seed: int | None,
     players: int | None,
     options: tuple[str, ...],
     board: str | None,
@@ -506,32 +677,30 @@ def arena(
     ray_address: str | None,
     report: str | None,
     records: str | None,
+    move_time: float,
     as_json: bool,
 ) -> None:
     """Pit agents against each other on duplicate deals: every deal is played once per
     seating, so the luck of the deal cancels out. Prints win shares with 95% intervals, points
-    per game, OpenSkill ratings and time per move."""
-    import os
-
+    per game, Elo ratings and time per move."""
     from rich.progress import Progress
 
     from bonepile.arena import check_setup, run_arena, seatings
     from bonepile.arena.report import table, write_report
 
     g, values = _game_and_options(game, options)
-    agents = [a.strip() for a in (agent_list or "").split(",") if a.strip()] + list(agent_each)
+    agents = _agents_of(agent_list, agent_each)
     chosen = _board_of(g, board)
     _, n, _ = check_setup(g.name, agents, players, values)
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    for folder in (report, records):
+    _check_move_time(move_time)
+    for option, folder in (("--report", report), ("--records", records)):
         if folder is not None:
-            try:
-                Path(folder).mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                fail(f"cannot create {folder}: {e.strerror or e}")
+            _check_writable(Path(folder), option)
+    seed = _run_seed(seed, agents)
     total = games * len(seatings(len(agents), n))
     started = time.perf_counter()
     with Progress(
@@ -551,52 +720,103 @@ def arena(
                 ray_address=ray_address,
                 records=records,
                 board=None if chosen is None else chosen.to_json(),
+                move_time=move_time,
                 progress=lambda k: bar.advance(task, k),
             )
         except OSError as e:
             fail(f"cannot write a record: {e.strerror or e}")
     elapsed = time.perf_counter() - started
     data = result.to_json()
+    report_error = None
     if report is not None:
-        data["report"] = str(write_report(result, report))
+        try:
+            data["report"] = str(write_report(result, report))
+        except OSError as e:
+            report_error = f"cannot write the report in {report}: {e.strerror or e}"
     if as_json:
         click.echo(json.dumps(data, indent=2))
-        return
-    unit = "matches" if matches else "hands"
-    click.echo(
-        f"{g.title}, {n} players: {result.deals} deals x {len(data['seatings'])} seatings = "
-        f"{len(result.outcomes)} {unit}, seed {seed} ({elapsed:.1f} s)"
-    )
-    for line in table(result):
-        click.echo(line)
-    for f in data["forfeits"]:
-        click.echo(f"forfeit: game {f['game']}, {f['agent']} (P{f['seat']}): {f['reason']}")
-    if report is not None:
-        click.echo(f"Report written to {data['report']}")
-    if records:
-        click.echo(f"Records written to {records}/")
+    else:
+        unit = "matches" if matches else "hands"
+        click.echo(
+            f"{g.title}, {n} players: {result.deals} deals x {len(data['seatings'])} seatings = "
+            f"{len(result.outcomes)} {unit}, seed {seed} ({elapsed:.1f} s)"
+        )
+        for line in table(result):
+            click.echo(line)
+        for f in data["forfeits"]:
+            click.echo(
+                f"forfeit: game {f['game']}, {f['agent']} (P{f['seat']}): {_printable(f['reason'])}"
+            )
+        if "report" in data:
+            click.echo(f"Report written to {data['report']}")
+        if records:
+            click.echo(f"Records written to {records}/")
+    if report_error is not None:
+        fail(report_error)
+
+
+def _printable(text: str) -> str:
+    """Bot-made text fit for a terminal: no control characters (escape sequences) or newlines."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ---------------------------------------------------------------------------------- entry
 def main(argv: list[str] | None = None) -> None:
-    """Run the command line; bad input gives one line on stderr and exit status 2."""
+    """Run the command line; bad input gives one line on stderr and exit status 2.
+
+    SIGTERM ends the command like an interrupt, stopping any external bots first. Output that
+    the terminal cannot encode is replaced, never fatal; output that cannot be written at all
+    (a full disk, a closed pipe) ends the command with one line.
+    """
+    from bonepile.workers import end_on_sigterm
+
+    end_on_sigterm()
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
     try:
         rc = cli.main(args=argv, prog_name="bonepile", standalone_mode=False)
+        sys.stdout.flush()
     except BonepileError as e:
         fail(str(e))
     except click.ClickException as e:
         if type(e).__name__.startswith("NoArgsIsHelp"):
             click.echo(cli.get_help(click.Context(cli, info_name="bonepile")))
             sys.exit(0)
-        fail(e.format_message().replace("\n", " "))
+        fail(e.format_message())
     except click.exceptions.Abort:
-        click.echo("bonepile: aborted", err=True)
+        _say("bonepile: aborted")
         sys.exit(130)
     except (BrokenPipeError, KeyboardInterrupt):
+        _quiet_stdout()
         sys.exit(130)
     except RecursionError:
         fail("input nested too deeply")
+    except OSError as e:
+        _quiet_stdout()
+        if e.filename is not None:
+            fail(f"{e.filename}: {e.strerror or e}")
+        fail(f"cannot write the output: {e.strerror or e}")
+    except MemoryError:
+        fail("out of memory (is an input too large?)")
+    except Exception as e:  # a bug: still one line, and the traceback on request
+        if os.environ.get("BONEPILE_DEBUG"):
+            raise
+        _say(
+            f"bonepile: internal error: {type(e).__name__}: {_one_line(str(e))} "
+            "(a bug: please report it; BONEPILE_DEBUG=1 shows the traceback)"
+        )
+        sys.exit(1)
     sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

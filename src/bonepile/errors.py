@@ -1,4 +1,8 @@
-"""The small error family. Every error is a :class:`ValueError` with a one-line message."""
+"""The small error family. Every error is a :class:`ValueError` with a one-line message.
+
+Messages that quote user input quote it through :func:`shown` (as JSON) or :func:`quoted` (as a
+Python-like string), both of which cut long input, so a huge input never gives a huge message.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,36 @@ def shown(value: Any, limit: int = 60) -> str:
     """``value`` as JSON for an error message, cut to ``limit`` characters."""
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # an int too long to print, a nest too deep
+            text = f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message: repr-like, on one line, cut after ``limit``
+    characters (``'aaaa…' (1,000,000 characters)``), whatever it holds or however long it is.
+
+    >>> quoted("6-6\\n")
+    "'6-6\\\\n'"
+    >>> quoted("x" * 1000, 4)
+    "'xxxx…' (1,000 characters)"
+    """
+    if not isinstance(text, str):
+        return shown(text, limit)
+    body: list[str] = []
+    used = 0
+    for c in text:
+        if used >= limit:
+            break
+        part = "\\'" if c == "'" else repr(c)[1:-1]
+        body.append(part)
+        used += len(part)
+    if len(body) == len(text):
+        return "'" + "".join(body) + "'"
+    return "'" + "".join(body) + f"\u2026' ({len(text):,} characters)"
 
 
 class BonepileError(ValueError):
@@ -41,3 +72,16 @@ class DealError(BonepileError):
 
 class WireError(BonepileError):
     """A JSON value that is not the wire form of an event or a result (``from_json``)."""
+
+
+class InputFileError(BonepileError):
+    """A file (or standard input) that cannot be read: missing, not a regular file, too large,
+    or not UTF-8 text (:mod:`bonepile.files`)."""
+
+
+class MissingFileError(InputFileError):
+    """A file that does not exist (so a name may be meant instead, as with boards)."""
+
+
+class PerftLimitError(BonepileError):
+    """A perft count that would visit more positions than its node limit allows."""

@@ -86,7 +86,9 @@ class Event:
         return f"{type(self).__name__}({args})"
 
     def redact(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None``: a spectator)."""
+        """This event as ``seat`` may see it (``None``: a spectator): the event itself when it
+        hides nothing from ``seat``, and a seat never sees less than a spectator (the history
+        a step keeps relies on both)."""
         return self
 
     def describe(self) -> str:
@@ -330,7 +332,13 @@ class Drew(Event):
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tiles is None:
             return self
-        return Drew(self.seat, self.count, None, self.cause)
+        key = (self.seat, self.count, self.cause)
+        hidden = _HIDDEN_DREW.get(key)
+        if hidden is None:  # one shared value: a history keeps it once for every seat
+            if len(_HIDDEN_DREW) > 10_000:
+                _HIDDEN_DREW.clear()
+            hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
+        return hidden
 
     def describe(self) -> str:
         what = f"{self.count} tile{'s' if self.count != 1 else ''}"
@@ -563,7 +571,10 @@ class Discarded(Event):
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tile is None:
             return self
-        return Discarded(self.seat, None)
+        hidden = _HIDDEN_DISCARD.get(self.seat)
+        if hidden is None:
+            hidden = _HIDDEN_DISCARD[self.seat] = Discarded(self.seat, None)
+        return hidden
 
     def describe(self) -> str:
         what = "a tile" if self.tile is None else str(self.tile)
@@ -632,5 +643,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     HandEnded,
 )
 """Every event class, for dispatch (:meth:`Event.from_json`) and schema generation."""
+
+_HIDDEN_DREW: dict[tuple[int, int, str], Drew] = {}
+"""Redacted draws by seat, count and cause (values, so one instance serves every view)."""
+
+_HIDDEN_DISCARD: dict[int, Discarded] = {}
+"""Redacted discards by seat."""
 
 _BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}

@@ -19,7 +19,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bonepile.errors import BonepileError, InvalidActionError, shown
+from bonepile.errors import (
+    BonepileError,
+    InputFileError,
+    InvalidActionError,
+    MissingFileError,
+    quoted,
+    shown,
+)
+from bonepile.files import MAX_FILE_BYTES, display_name, load_json_text, read_text_limited
 from bonepile.layout import unroll
 from bonepile.tiles import TILES, Tile
 
@@ -39,10 +47,10 @@ class BoardError(BonepileError):
 def parse_cell(text: str) -> tuple[int, int]:
     """``"8H"`` -> ``(7, 7)``: zero-based (row, column). Syntax only, not bounds."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"a cell must be a string like '8H', got {text!r}")
+        raise InvalidActionError(f"a cell must be a string like '8H', got {quoted(text)}")
     m = _CELL_RE.match(text)
     if m is None or int(m.group(1)) < 1:
-        raise InvalidActionError(f"{text!r} is not a cell (expected a row and a column, '8H')")
+        raise InvalidActionError(f"{quoted(text)} is not a cell (a row and a column, e.g. '8H')")
     return int(m.group(1)) - 1, ord(m.group(2).upper()) - ord("A")
 
 
@@ -335,7 +343,11 @@ def standard_board() -> Board:
 
 
 def load_board(source: str | Path | Mapping[str, Any] | Board) -> Board:
-    """A board from a shipped name (``standard``, ``small``, ``tiny``), a file path or an object."""
+    """A board from a shipped name (``standard``, ``small``, ``tiny``), a file path or an object.
+
+    A board file is read as :func:`bonepile.files.read_text_limited` reads it: a regular file
+    of at most 16 MiB of UTF-8 JSON; anything else is a one-line :class:`BoardError`.
+    """
     if isinstance(source, Board):
         return source
     if isinstance(source, Mapping):
@@ -344,18 +356,18 @@ def load_board(source: str | Path | Mapping[str, Any] | Board) -> Board:
         return _shipped(source)
     if not isinstance(source, str | Path):
         raise _fail(f"expected a board name, a file or an object, got {shown(source)}")
-    path = Path(source)
+    name = display_name(source)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = read_text_limited(source, MAX_FILE_BYTES)
+    except MissingFileError:
         names = ", ".join(BOARD_NAMES)
-        raise _fail(f"no board called {str(source)!r} (boards: {names}, or a file)") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise _fail(f"cannot read {source}: {getattr(e, 'strerror', None) or e}") from None
+        raise _fail(f"no board called {quoted(str(source))} (boards: {names}, or a file)") from None
+    except InputFileError as e:
+        raise _fail(str(e)) from None
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as e:
-        raise _fail(f"{source} is not valid JSON ({str(e).splitlines()[0][:80]})") from None
+        data = load_json_text(text)
+    except InputFileError as e:
+        raise _fail(f"{name} is {e}") from None
     return board_from_json(data)
 
 

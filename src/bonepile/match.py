@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bonepile.actions import Action
-from bonepile.errors import IllegalActionError, OptionError
+from bonepile.errors import IllegalActionError, OptionError, shown
 from bonepile.events import Event
 from bonepile.games import Game, get_game
 from bonepile.state import State, apply
@@ -210,7 +210,7 @@ def new_match(
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise OptionError(f"seed must be an integer, got {seed!r}")
+        raise OptionError(f"seed must be an integer, got {shown(seed)}")
     if deal is not None:
         first = g.new(players, options=opts, deal=deal, board=board)
     else:

@@ -22,11 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.errors import BonepileError, RecordError, shown
+from bonepile.files import write_text_atomic
 from bonepile.games import get_game
 from bonepile.match import Match, match_of
 from bonepile.options import non_default_options
 from bonepile.record import (
     FORMAT,
+    MAX_SEED,
+    check_int,
+    check_players,
     headers_ok,
     parse_json,
     read_record,
@@ -78,9 +82,7 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
         game = get_game(data["game"], aliases=False)
     except BonepileError as e:
         raise _fail("game", str(e)) from None
-    players = data["players"]
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise _fail("players", f"must be an integer, got {shown(players)}")
+    players = check_players(data["players"], _fail)
     options_in = data["options"]
     if not isinstance(options_in, Mapping):
         raise _fail("options", f"must be an object, got {shown(options_in)}")
@@ -89,9 +91,7 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
         game.check_players(players, opts)
     except BonepileError as e:
         raise _fail("options", str(e)) from None
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _fail("seed", f"must be an integer, got {shown(seed)}")
+    seed = check_int(data.get("seed", 0), "seed", MAX_SEED, _fail)
     if "headers" in data and not headers_ok(data["headers"]):
         raise _fail("headers", "must be an object of strings")
     hands_in = data.get("hands")
@@ -167,8 +167,9 @@ def dump_match(match: Match, headers: Mapping[str, str] | None = None) -> str:
 
 
 def save_match(match: Match, path: str | Path, headers: Mapping[str, str] | None = None) -> None:
-    """Write the record of ``match`` to ``path``."""
-    Path(path).write_text(dump_match(match, headers) + "\n", encoding="utf-8")
+    """Write the record of ``match`` to ``path``, atomically: on an error (an
+    :class:`OSError`) a file already at ``path`` is left as it was."""
+    write_text_atomic(path, dump_match(match, headers) + "\n")
 
 
 def read_any(source: str | bytes | Mapping[str, Any]) -> State[Any] | Match:

@@ -14,13 +14,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bonepile.errors import OptionError, shown
+from bonepile.errors import OptionError, quoted, shown
 
 T = TypeVar("T")
 
 
 MAX_INT = 10**9
 """No integer option may exceed this (it keeps every message and product small)."""
+
+MAX_VALUE_TEXT = 10_000
+"""The longest option value text read from the command line (JSON included)."""
 
 
 def _short(value: Any) -> str:
@@ -141,7 +144,7 @@ class OptionSpec:
             for k, v in value.items():
                 if str(k) not in self.keys:
                     raise OptionError(
-                        f"option {n} has unknown key {json.dumps(k)} (keys: {', '.join(self.keys)})"
+                        f"option {n} has unknown key {_short(k)} (keys: {', '.join(self.keys)})"
                     )
                 merged[str(k)] = self._check_int(f"{n}[{k}]", v)
             return IntMap(merged)
@@ -162,7 +165,12 @@ class OptionSpec:
         return value
 
     def parse_text(self, text: str) -> Any:
-        """Parse a command-line value (``true``, ``3``, ``none``, a choice or JSON)."""
+        """Parse a command-line value (``true``, ``3``, ``none``, a choice or JSON).
+
+        Text that is not JSON stays text (which :meth:`validate` then refuses where it does
+        not fit); a number too long to be a value or JSON nested too deeply is an
+        :class:`OptionError` at once.
+        """
         t = text.strip()
         if self.kind == "choice":
             return t
@@ -173,10 +181,21 @@ class OptionSpec:
             return False
         if low in ("none", "null"):
             return None
+        if len(t) > MAX_VALUE_TEXT:
+            raise OptionError(
+                f"option {self.name}: the value is too long ({len(t):,} characters; "
+                f"at most {MAX_VALUE_TEXT:,})"
+            )
         try:
             return json.loads(t)
         except json.JSONDecodeError:
             return t
+        except RecursionError:
+            raise OptionError(f"option {self.name}: the value is nested too deeply") from None
+        except ValueError:  # an integer of more than 4300 digits
+            raise OptionError(
+                f"option {self.name} is out of range (at most {MAX_INT}), got {quoted(t, 20)}"
+            ) from None
 
 
 def option(
@@ -261,7 +280,7 @@ def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> 
         spec = specs.get(name)
         if spec is None:
             known = ", ".join(sorted(specs))
-            raise OptionError(f"{game} has no option {name!r} (options: {known})")
+            raise OptionError(f"{game} has no option {quoted(name)} (options: {known})")
         checked[name] = spec.validate(value)
     return cls(**checked)
 
@@ -295,10 +314,10 @@ def parse_option_assignments(cls: type, items: list[str], game: str) -> dict[str
         name, sep, text = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not name:
-            raise OptionError(f"--option expects name=value, got {item!r}")
+            raise OptionError(f"--option expects name=value, got {quoted(item)}")
         spec = specs.get(name)
         if spec is None:
             known = ", ".join(sorted(specs))
-            raise OptionError(f"{game} has no option {name!r} (options: {known})")
+            raise OptionError(f"{game} has no option {quoted(name)} (options: {known})")
         out[name] = spec.parse_text(text)
     return out

@@ -8,12 +8,13 @@ or the move (index and text) and says why. :func:`record_of` writes a hand back 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from bonepile.actions import Discard, parse_action
-from bonepile.errors import BonepileError, RecordError, shown
+from bonepile.errors import BonepileError, InputFileError, RecordError, shown
+from bonepile.files import MAX_FILE_BYTES, load_json_text, read_text_limited, write_text_atomic
 from bonepile.games import Game, get_game
 from bonepile.options import non_default_options
 from bonepile.state import State
@@ -42,21 +43,56 @@ KEYS = (
 )
 """Every top-level key a record may have."""
 
+MAX_SCORE = 10**18
+"""The largest ``scores_before`` entry (in absolute value) a record may hold."""
+
+MAX_SEED = 2**128 - 1
+"""The largest seed (in absolute value) a record may hold: a seed is any integer of at most 128
+bits, signed or not (bonepile's own seeds have 63)."""
+
+MAX_MOVE_CHARS = 200
+"""The longest move or tile text a record may hold (the longest real move has 13 characters;
+the rest is room for spaces and brackets)."""
+
+MAX_PLAYERS = 1000
+"""No player count beyond this is even looked at (every game allows far fewer)."""
+
 
 def _fail(where: str, why: str) -> RecordError:
     return RecordError(f"record: {where}: {why}" if where else f"record: {why}")
 
 
 def parse_json(text: str | bytes) -> Any:
-    """Parse record text as JSON, or raise :class:`RecordError`."""
+    """Parse record text as JSON, or raise :class:`RecordError` (also for a nest too deep for
+    Python to read and for an integer of more than 4300 digits)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise _fail("", f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise _fail("", "not valid JSON (nested too deeply)") from None
-    except ValueError as e:  # bad encoding, or an integer too long to convert
-        raise _fail("", f"not valid JSON ({str(e).splitlines()[0][:80]})") from None
+        return load_json_text(text)
+    except InputFileError as e:
+        raise _fail("", str(e)) from None
+
+
+def check_int(value: Any, where: str, limit: int, fail: Callable[[str, str], BonepileError]) -> int:
+    """``value`` if it is an integer from ``-limit`` to ``limit``, else ``fail(where, why)``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(where, f"must be an integer, got {shown(value)}")
+    if not -limit <= value <= limit:
+        raise fail(where, f"is out of range (at most {_bound(limit)} either side of 0)")
+    return value
+
+
+def _bound(limit: int) -> str:
+    """A bound as written in messages: ``10**18``, ``2**128 - 1``."""
+    return {MAX_SCORE: "10**18", MAX_SEED: "2**128 - 1"}.get(limit, f"{limit:,}")
+
+
+def check_players(value: Any, fail: Callable[[str, str], BonepileError]) -> int:
+    """``value`` if it is an integer of plausible size for a player count (the game checks
+    the exact range), else ``fail("players", why)``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail("players", f"must be an integer, got {shown(value)}")
+    if not -MAX_PLAYERS <= value <= MAX_PLAYERS:
+        raise fail("players", f"must be a player count, got {shown(value, 20)}")
+    return value
 
 
 def start_of(data: Any) -> tuple[State[Any], list[str]]:
@@ -81,9 +117,7 @@ def start_of(data: Any) -> tuple[State[Any], list[str]]:
         raise _fail("game", str(e)) from None
     if "players" not in data:
         raise _fail("players", "missing")
-    players = data["players"]
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise _fail("players", f"must be an integer, got {shown(players)}")
+    players = check_players(data["players"], _fail)
     options_in = data.get("options", {})
     if not isinstance(options_in, Mapping):
         raise _fail("options", f"must be an object, got {shown(options_in)}")
@@ -102,7 +136,9 @@ def start_of(data: Any) -> tuple[State[Any], list[str]]:
             or any(isinstance(x, bool) or not isinstance(x, int) for x in sb)
         ):
             raise _fail("scores_before", f"must be a list of {players} integers")
-        scores_before = list(sb)
+        scores_before = [
+            check_int(x, f"scores_before[{i}]", MAX_SCORE, _fail) for i, x in enumerate(sb)
+        ]
     if "headers" in data and not headers_ok(data["headers"]):
         raise _fail("headers", "must be an object of strings")
     leader = data.get("leader")
@@ -113,9 +149,7 @@ def start_of(data: Any) -> tuple[State[Any], list[str]]:
     has_deal, has_seed = "deal" in data, "seed" in data
     if has_deal == has_seed:
         raise _fail("", "give exactly one of deal and seed")
-    seed = data.get("seed")
-    if has_seed and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise _fail("seed", f"must be an integer, got {shown(seed)}")
+    seed = check_int(data["seed"], "seed", MAX_SEED, _fail) if has_seed else None
     try:
         state = game.new(
             players,
@@ -187,6 +221,8 @@ def _parse_deal(deal: Any, players: int) -> tuple[list[list[Tile]], list[Tile]]:
 def _tile(value: Any, where: str) -> Tile:
     if not isinstance(value, str):
         raise _fail(where, f'must be a tile string like "6-4", got {shown(value)}')
+    if len(value) > MAX_MOVE_CHARS:
+        raise _fail(where, f"{shown(value, 40)} is not a tile ({len(value):,} characters)")
     try:
         return parse_tile(value)
     except BonepileError as e:
@@ -196,7 +232,9 @@ def _tile(value: Any, where: str) -> Tile:
 def replay_moves(state: State[Any], moves: list[str]) -> State[Any]:
     """Apply move texts in order; a bad one raises :class:`RecordError` naming it."""
     for i, text in enumerate(moves):
-        where = f"moves[{i}] {json.dumps(text)}"
+        where = f"moves[{i}] {shown(text, 40)}"
+        if len(text) > MAX_MOVE_CHARS:
+            raise _fail(where, f"is not a move: {len(text):,} characters, at most {MAX_MOVE_CHARS}")
         try:
             action = parse_action(text)
         except BonepileError as e:
@@ -226,18 +264,14 @@ def load_record(path: str | Path) -> State[Any]:
     return read_record(read_text(path))
 
 
-def read_text(path: str | Path) -> str:
-    """The text of a file, or a :class:`RecordError` saying why it cannot be read."""
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a record file, or a :class:`RecordError` saying why it cannot be read: no
+    such file, not a regular file (a directory, a FIFO, a device), larger than ``limit``
+    bytes (16 MiB), or not UTF-8 (:func:`bonepile.files.read_text_limited`)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"record: cannot read {path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"record: cannot read {path}: it is a directory") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"record: cannot read {path}: not UTF-8 text") from None
-    except OSError as e:
-        raise RecordError(f"record: cannot read {path}: {e.strerror or e}") from None
+        return read_text_limited(path, limit)
+    except InputFileError as e:
+        raise RecordError(f"record: {e}") from None
 
 
 def record_of(state: State[Any], headers: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -283,5 +317,6 @@ def dump_record(state: State[Any], headers: Mapping[str, str] | None = None) -> 
 def save_record(
     state: State[Any], path: str | Path, headers: Mapping[str, str] | None = None
 ) -> None:
-    """Write the record of ``state`` to ``path``."""
-    Path(path).write_text(dump_record(state, headers) + "\n", encoding="utf-8")
+    """Write the record of ``state`` to ``path``, atomically: on an error (an :class:`OSError`)
+    a file already at ``path`` is left as it was (:func:`bonepile.files.write_text_atomic`)."""
+    write_text_atomic(path, dump_record(state, headers) + "\n")

@@ -7,9 +7,9 @@ worker plays it and in whatever order.
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from bonepile.match import agent_seed, derive_seed, new_match
 from bonepile.match_record import save_match
 from bonepile.record import save_record
 from bonepile.state import State
+from bonepile.workers import run_streamed
 
 __all__ = [
     "HandOutcome",
@@ -219,7 +220,7 @@ def _play_one_match(
 Job = tuple[bool, str, int, dict[str, Any], int, list[int], str | None, dict[str, Any] | None]
 
 
-def _play_chunk(job: Job) -> list[HandOutcome] | list[MatchOutcome]:
+def _play_chunk(job: Job) -> list[HandOutcome | MatchOutcome]:
     matches, game, players, options, seed, indices, records, board = job
     if matches:
         return [_play_one_match(game, players, options, seed, i, records, board) for i in indices]
@@ -243,11 +244,13 @@ def simulate(
     directory to write every hand's record into; ``board`` a board object (board games).
     """
     summary = Summary(get_game(game).name, players)
-    for outcome in _outcomes(False, game, players, games, seed, options, records, workers, board):
-        assert isinstance(outcome, HandOutcome)
-        summary.add(outcome)
-        if progress is not None:
-            progress(1)
+    outcomes = _outcomes(False, game, players, games, seed, options, records, workers, board)
+    with contextlib.closing(outcomes):  # stopping early ends the workers at once
+        for outcome in outcomes:
+            assert isinstance(outcome, HandOutcome)
+            summary.add(outcome)
+            if progress is not None:
+                progress(1)
     return summary
 
 
@@ -268,11 +271,13 @@ def simulate_matches(
     """
     g = get_game(game)
     summary = MatchSummary(g.name, players, g.target_score(g.make_options(options)))
-    for outcome in _outcomes(True, game, players, matches, seed, options, records, workers, board):
-        assert isinstance(outcome, MatchOutcome)
-        summary.add(outcome)
-        if progress is not None:
-            progress(1)
+    outcomes = _outcomes(True, game, players, matches, seed, options, records, workers, board)
+    with contextlib.closing(outcomes):
+        for outcome in outcomes:
+            assert isinstance(outcome, MatchOutcome)
+            summary.add(outcome)
+            if progress is not None:
+                progress(1)
     return summary
 
 
@@ -286,7 +291,7 @@ def _outcomes(
     records: str | Path | None,
     workers: int,
     board: dict[str, Any] | None = None,
-) -> Iterator[HandOutcome | MatchOutcome]:
+) -> Generator[HandOutcome | MatchOutcome, None, None]:
     g = get_game(game)
     opts = dict(options or {})
     g.check_players(players, g.make_options(opts))
@@ -294,16 +299,14 @@ def _outcomes(
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
         rec_dir = str(records)
-    jobs: list[Job] = []
     chunk = 1 if workers <= 1 else max(1, min(200 if not matches else 20, count // (workers * 8)))
-    for start in range(0, count, chunk):
-        indices = list(range(start, min(count, start + chunk)))
-        jobs.append((matches, g.name, players, opts, seed, indices, rec_dir, board))
+    jobs = (
+        (matches, g.name, players, opts, seed, list(range(start, min(count, start + chunk))),
+         rec_dir, board)
+        for start in range(0, count, chunk)
+    )  # fmt: skip
     if workers <= 1 or count < 2:
         for job in jobs:
             yield from _play_chunk(job)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
-        for batch in pool.imap_unordered(_play_chunk, jobs):
-            yield from batch
+    yield from run_streamed(_play_chunk, jobs, workers)

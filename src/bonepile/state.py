@@ -269,29 +269,57 @@ class State(Generic[OptionsT]):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
+        new = self._child()
+        new._legal = legal
+        new._turns = self._turns
+        new._turns_ok = self._turns_ok
+        new._pub = self._pub
+        new._own = self._own
+        return new, new._act_in_place(action)
+
+    def _private(self) -> State[OptionsT]:
+        """A copy of this position that :meth:`_act_in_place` changes in place, its history and
+        every seat's known: a runner that holds no position in between (``play_hand``) plays
+        a whole hand on one, as :meth:`playout` does, instead of a new state a step."""
+        self._history()
+        self._seat_history(None)
+        new = self._child()
+        new._legal = self._legal
+        new._turns = self._turns
+        new._turns_ok = True
+        new._pub = self._pub
+        new._own = self._own
+        return new
+
+    def _act_in_place(self, action: Action) -> tuple[Event, ...]:
+        """Carry out ``action`` on this private state in place (raise
+        :class:`IllegalActionError` if it is not legal): keep the move, and the turn in the
+        history and in every seat's when they are known; return the events."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if action not in legal:
             raise self._illegal(action)
-        events: list[Event] = []
         seat = self._actor
         assert seat is not None
-        new = self._child()
-        new._moves = (self._moves, action)
-        new._ply += 1
-        new._do(action, events)
+        ply = self._ply
+        events: list[Event] = []
+        self._legal = None
+        self._moves = (self._moves, action)
+        self._ply = ply + 1
+        self._do(action, events)
         done = tuple(events)
         item = (seat, action, done)
         if self._turns_ok:
-            new._turns = (self._turns, item)
-            new._turns_ok = True
+            self._turns = (self._turns, item)
         own = self._own
         if own is None:
             pass  # worked out when first asked for (see _seat_history)
         elif _hides(action, done):
-            new._pub, new._own = _split(self._pub, own, item, self._ply)
+            self._pub, self._own = _split(self._pub, own, item, ply)
         else:
-            new._pub = (self._pub, item)
-            new._own = own
-        return new, done
+            self._pub = (self._pub, item)
+        return done
 
     def playout(self, rng: random.Random) -> State[OptionsT]:
         """Play uniformly random legal actions to the end of the hand; return the final state.
@@ -594,34 +622,62 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
 
 
 _HIDING: dict[type, bool] = {}
+"""Per action or event class: whether it overrides ``redacted``/``redact`` (may hide)."""
+
+
+def _kind_hides(kind: type[Any]) -> bool:
+    hides = _HIDING.get(kind)
+    if hides is None:
+        if issubclass(kind, Action):
+            hides = kind.redacted is not Action.redacted
+        else:
+            hides = kind.redact is not Event.redact
+        _HIDING[kind] = hides
+    return hides
 
 
 def _hides(action: Action, events: tuple[Event, ...]) -> bool:
-    """True when the turn shows some seat less than it shows its actor."""
-    if action.redacted() is not action:
+    """True when the turn may show some seat less than it shows its actor: its action or one
+    of its events is of a class that redacts (a turn that hides nothing after all is split
+    into equal forms, which is only slower)."""
+    if _kind_hides(type(action)):
         return True
-    for e in events:
-        kind = type(e)
-        hides = _HIDING.get(kind)
-        if hides is None:
-            hides = _HIDING[kind] = kind.redact is not Event.redact
-        if hides:
-            return True
-    return False
+    return any(_kind_hides(type(e)) for e in events)
 
 
 def _split(
     pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
 ) -> tuple[Turns, tuple[Owned, ...]]:
     """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
-    saw more of it, ``(ply, its form)`` to that seat's list."""
-    public = _redacted(item, None)
+    saw more of it, ``(ply, its form)`` to that seat's list.
+
+    An event redacts to itself for whoever it hides nothing from (see :meth:`Event.redact`):
+    one the spectator sees whole every seat sees whole, and a seat that gets the event itself
+    where the spectator does not saw more."""
+    who, action, events = item
+    shown = action.redacted() if _kind_hides(type(action)) else action
+    seen = tuple([e.redact(None) for e in events])
     lists: list[Any] = list(own)
     for k in range(len(lists)):
-        mine = _redacted(item, k)
-        if mine != public:
-            lists[k] = (lists[k], (ply, mine))
-    return (pub, public), tuple(lists)
+        mine = action if who == k else shown
+        more = mine is not shown and mine != shown
+        mine_events: list[Event] | None = None
+        for i in range(len(events)):
+            e = events[i]
+            p = seen[i]
+            if p is e:
+                continue
+            r = e.redact(k)
+            if r is p or (r is not e and r == p):
+                continue
+            if mine_events is None:
+                mine_events = list(seen)
+            mine_events[i] = r
+            more = True
+        if more:
+            shows = seen if mine_events is None else tuple(mine_events)
+            lists[k] = (lists[k], (ply, (who, mine, shows)))
+    return (pub, (who, shown, seen)), tuple(lists)
 
 
 def seat_history(pub: Turns, own: Owned) -> list[tuple[int, Action, tuple[Event, ...]]]:
@@ -630,18 +686,6 @@ def seat_history(pub: Turns, own: Owned) -> list[tuple[int, Action, tuple[Event,
     for ply, item in unroll(own):
         items[ply] = item
     return items
-
-
-def _redacted(
-    item: tuple[int, Action, tuple[Event, ...]], seat: int | None
-) -> tuple[int, Action, tuple[Event, ...]]:
-    """One turn as ``seat`` saw it."""
-    who, action, events = item
-    return (
-        who,
-        action if who == seat else action.redacted(),
-        tuple(e.redact(seat) for e in events),
-    )
 
 
 def apply(state: State[OptionsT], action: Action | str) -> State[OptionsT]:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
-from bonepile.errors import DealError, InvalidActionError
+from bonepile.errors import DealError, InvalidActionError, quoted
 
 MAX_PIP_LIMIT = 18
 """The largest double-N set bonepile supports."""
@@ -109,19 +109,26 @@ class Tile:
         return parse_tile(text)
 
 
+MAX_NOTATION = 100
+"""The longest text :func:`parse_tile` and ``parse_action`` read; longer text is refused at once."""
+
 _TILE_RE = re.compile(r"^\s*\[?\s*([0-9]{1,2})\s*[-|:]\s*([0-9]{1,2})\s*\]?\s*$", re.ASCII)
 
 
 def parse_tile(text: str) -> Tile:
     """Parse a tile; raise :class:`InvalidActionError` on bad syntax."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"a tile must be a string like '6-4', got {text!r}")
+        raise InvalidActionError(f"a tile must be a string like '6-4', got {quoted(text)}")
+    if len(text) > MAX_NOTATION:
+        raise InvalidActionError(
+            f"{quoted(text)} is not a tile (longer than {MAX_NOTATION} characters)"
+        )
     m = _TILE_RE.match(text)
     if not m:
-        raise InvalidActionError(f"{text!r} is not a tile (expected H-L, e.g. '6-4')")
+        raise InvalidActionError(f"{quoted(text)} is not a tile (expected H-L, e.g. '6-4')")
     a, b = int(m.group(1)), int(m.group(2))
     if a > MAX_PIP_LIMIT or b > MAX_PIP_LIMIT:
-        raise InvalidActionError(f"{text!r} is not a tile: pips go up to {MAX_PIP_LIMIT}")
+        raise InvalidActionError(f"{quoted(text)} is not a tile: pips go up to {MAX_PIP_LIMIT}")
     return Tile(a, b)
 
 

@@ -14,7 +14,7 @@ from a view holds more than the seat may know: no state, no other hand, no hidde
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,9 @@ class Turn:
     seat: int
     action: Action
     events: tuple[Event, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Turn, (self.seat, self.action, self.events))
 
     def to_json(self) -> dict[str, Any]:
         """JSON form: the action in notation, the events' JSON."""
@@ -127,54 +130,74 @@ class View:
     _public: PublicFacts
     _revealed: tuple[tuple[Tile, ...], ...] | None
 
-    def __init__(self, **fields: Any) -> None:
-        missing = [f for f in FIELDS if f not in fields]
-        extra = [f for f in fields if f not in FIELDS]
-        if missing or extra:
-            raise TypeError(f"View() takes exactly the fields {', '.join(FIELDS)}")
-        self._game = fields["game"]
-        self._options = fields["options"]
-        self._players = fields["players"]
-        self._seat = fields["seat"]
-        self._hand_sizes = fields["hand_sizes"]
-        self._boneyard_size = fields["boneyard_size"]
-        self._layout = fields["layout"]
-        self._actor = fields["actor"]
-        self._legal = fields["legal"]
-        self._scores_before = fields["scores_before"]
-        self._leader = fields["leader"]
-        self._result = fields["result"]
-        self._public = fields["public"]
-        self._revealed = fields["revealed"]
-        self._hand = tuple(fields["hand"])
+    def __init__(
+        self,
+        *,
+        game: str,
+        options: Any,
+        players: int,
+        seat: int | None,
+        hand: Sequence[Tile],
+        hand_sizes: tuple[int, ...],
+        boneyard_size: int,
+        layout: Layout | BoardLayout,
+        actor: int | None,
+        legal: tuple[Action, ...],
+        scores_before: tuple[int, ...],
+        leader: int | None,
+        result: Result | None,
+        public: PublicFacts,
+        history: Sequence[Turn],
+        revealed: tuple[tuple[Tile, ...], ...] | None,
+    ) -> None:
+        self._game = game
+        self._options = options
+        self._players = players
+        self._seat = seat
+        self._hand_sizes = hand_sizes
+        self._boneyard_size = boneyard_size
+        self._layout = layout
+        self._actor = actor
+        self._legal = legal
+        self._scores_before = scores_before
+        self._leader = leader
+        self._result = result
+        self._public = public
+        self._revealed = revealed
+        self._hand = tuple(hand)
         self._mask = 0
         self._decode = None
         self._cells = None
-        self._history = tuple(fields["history"])
+        self._history = tuple(history)
 
     @classmethod
     def of(cls, state: State[Any], seat: int | None) -> View:
         """The view of ``state`` for ``seat``; see :func:`view`."""
-        v = cls.__new__(cls)
         n = state._players
+        hands = state._hands
+        result = state._result
         actor = state._actor
-        v._game = state._game.name
-        v._options = state._options
-        v._players = n
-        v._seat = seat
-        v._mask = state._hands[seat] if seat is not None else 0
+        v = View(
+            game=state._game.name,
+            options=state._options,
+            players=n,
+            seat=seat,
+            hand=(),
+            hand_sizes=tuple([h.bit_count() for h in hands]),
+            boneyard_size=len(state._bone) - state._bpos,
+            layout=state.layout,
+            actor=actor,
+            legal=state.legal_actions() if seat is not None and seat == actor else (),
+            scores_before=state._scores_before,
+            leader=state._leader,
+            result=result,
+            public=state.facts,
+            history=(),
+            revealed=None if result is None else tuple(state.hand(k) for k in range(n)),
+        )
+        v._mask = hands[seat] if seat is not None else 0
         v._decode = type(state).tiles_of_mask
         v._hand = None
-        v._hand_sizes = tuple([h.bit_count() for h in state._hands])
-        v._boneyard_size = state.boneyard_size
-        v._layout = state.layout
-        v._actor = actor
-        v._legal = state.legal_actions() if seat is not None and seat == actor else ()
-        v._scores_before = state._scores_before
-        v._leader = state._leader
-        v._result = state._result
-        v._public = state.facts
-        v._revealed = None if state._result is None else tuple(state.hand(k) for k in range(n))
         v._cells = state._seat_history(seat)
         v._history = None
         return v

@@ -1,41 +1,46 @@
-"""The :class:`Agent` protocol, the random agent and runners that play a hand or a match."""
+"""The random agent and the runners that play a hand or a match with agents (and, from
+:mod:`bonepile.agents.protocol`, the :class:`Agent` protocol)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from bonepile.actions import Action
+from bonepile.agents.protocol import Agent
 from bonepile.events import Event
 from bonepile.match import Match
 from bonepile.state import State
 from bonepile.view import View, view
 
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player. It is handed its seat's view (with the legal actions) and returns one of them.
-
-    Views are cheap whatever the agent reads (the history is shared, never replayed). An
-    agent may also define ``start(view)`` and ``finish(view)``: the runners call them when
-    each hand begins and ends (the final view shows every hand), so an agent can keep memory
-    across the hands of a match.
-    """
-
-    def act(self, view: View) -> Action:
-        """Choose one of ``view.legal``."""
-        ...
+__all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomAgent:
-    """Chooses uniformly among the legal actions, reproducibly from its seed."""
+    """Chooses uniformly among the legal actions, reproducibly from its seed: the choices of
+    ``rng.choice(view.legal)``, made without its Python call when ``rng`` is a plain
+    :class:`random.Random` (the same draws from it, the same action)."""
+
+    rng: random.Random
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def act(self, view: View) -> Action:
-        return self.rng.choice(view.legal)
+        legal = view.legal
+        rng = self.rng
+        n = len(legal)
+        if n == 0 or type(rng) is not random.Random:
+            return rng.choice(legal)
+        k = n.bit_length()  # random.Random._randbelow_with_getrandbits, as choice uses it
+        r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        return legal[r]
 
 
 def play_hand(
@@ -46,17 +51,25 @@ def play_hand(
     """Play ``state`` to the end of the hand with one agent per seat; return the final state.
 
     ``on_step(seat, action, events, new_state)`` is called after every action. Agents with
-    ``start``/``finish`` methods are told when the hand begins and ends.
+    ``start``/``finish`` methods are told when the hand begins and ends. Without ``on_step``
+    nobody sees the positions in between, so the hand is played on one private state changed
+    in place (as :meth:`State.playout` does): the same moves, history and views as step by step.
     """
     for seat, agent in enumerate(agents):
         begin = getattr(agent, "start", None)
         if begin is not None:
             begin(view(state, seat))
+    if on_step is None and state.actor is not None:
+        # Nobody sees the positions in between: play on one private state, changed in place.
+        state = state._private()
+        turn = state._actor
+        while turn is not None:
+            state._act_in_place(agents[turn].act(View.of(state, turn)))
+            turn = state._actor
     while state.actor is not None:
         seat = state.actor
-        agent = agents[seat]
-        v = view(state, seat)
-        action = agent.act(v)
+        v = View.of(state, seat)  # view(state, seat), its seat known good
+        action = agents[seat].act(v)
         state, events = state.step(action)  # keeps every seat's history: no view replays
         if on_step is not None:
             on_step(seat, action, events, state)

@@ -3,29 +3,53 @@
 * ``random`` and ``greedy``;
 * ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard``,
   ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move);
-* ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md).
+* ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md); its
+  program must exist and be executable (checked when the agent is made, not started).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 
 from bonepile.agents.base import Agent, RandomAgent
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.ismcts import LEVELS, ISMCTSAgent
-from bonepile.errors import OptionError
+from bonepile.errors import OptionError, quoted, shown
 
 NAMES = ("random", "greedy", "ismcts", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
-_SECONDS = re.compile(r"^(\d+(?:\.\d+)?)s$")
+_SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
+
+MAX_ITERATIONS = 10**9
+"""The most iterations a move an ``ismcts:N`` agent may be given."""
+
+MAX_SECONDS = 3600.0
+"""The most seconds a move an ``ismcts:Ns`` agent may be given."""
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
-    """The agent named by ``spec`` (see the module docstring), seeded with ``seed``."""
+def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> Agent:
+    """The agent named by ``spec`` (see the module docstring), seeded with ``seed``.
+
+    ``move_time`` is an external bot's time limit per decision in seconds (positive and
+    finite; by default 10 s); the built-in agents ignore it. ``OptionError`` (one line) for a
+    bad spec, a bad ``move_time`` or an external command whose program cannot start.
+    """
+    if move_time is not None and (
+        isinstance(move_time, bool)
+        or not isinstance(move_time, int | float)
+        or not math.isfinite(move_time)
+        or move_time <= 0
+    ):
+        raise OptionError(
+            f"the time per move must be a positive number of seconds, got {shown(move_time)}"
+        )
     if not isinstance(spec, str) or not spec.strip():
-        raise OptionError(f"an agent is a name like random, greedy or ismcts:hard, got {spec!r}")
+        raise OptionError(
+            f"an agent is a name like random, greedy or ismcts:hard, got {quoted(spec)}"
+        )
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "random" and not arg:
@@ -37,27 +61,42 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
             return ISMCTSAgent(seed)
         if arg in LEVELS:
             return ISMCTSAgent(seed, level=arg)
-        if arg.isdigit() and int(arg) > 0:
+        # (the length first: no int() of a huge number)
+        if arg.isascii() and arg.isdigit() and len(arg) <= 10 and 0 < int(arg) <= MAX_ITERATIONS:
             return ISMCTSAgent(seed, iterations=int(arg))
         m = _SECONDS.match(arg)
-        if m and float(m.group(1)) > 0:
+        if m and 0 < float(m.group(1)) <= MAX_SECONDS:
             return ISMCTSAgent(seed, seconds=float(m.group(1)))
         raise OptionError(
-            f"ismcts takes a level ({', '.join(LEVELS)}), iterations (ismcts:500) or seconds "
-            f"(ismcts:2s), got {arg!r}"
+            f"ismcts takes a level ({', '.join(LEVELS)}), iterations (ismcts:500, at most "
+            f"{MAX_ITERATIONS:,}) or seconds (ismcts:2s, at most {MAX_SECONDS:g}), "
+            f"got {quoted(arg)}"
         )
     if kind == "external":
-        from bonepile.agents.external import ExternalAgent
+        from bonepile.agents.external import (
+            MOVE_TIMEOUT,
+            START_TIMEOUT,
+            ExternalAgent,
+            check_command,
+        )
 
         try:
             command = shlex.split(arg)
         except ValueError as e:
-            raise OptionError(f"external: cannot read the command {arg!r}: {e}") from None
+            raise OptionError(f"external: cannot read the command {quoted(arg)}: {e}") from None
         if not command:
             raise OptionError("external needs a command: external:python3 my_bot.py")
-        return ExternalAgent(command, seed=seed)
+        check_command(command)
+        timeout = MOVE_TIMEOUT if move_time is None else float(move_time)
+        return ExternalAgent(
+            command,
+            seed=seed,
+            move_timeout=timeout,
+            start_timeout=max(START_TIMEOUT, timeout),
+        )
     raise OptionError(
-        f"unknown agent {spec!r} (agents: random, greedy, ismcts[:level|:N|:Ns], external:COMMAND)"
+        f"unknown agent {quoted(spec)} "
+        "(agents: random, greedy, ismcts[:level|:N|:Ns], external:COMMAND)"
     )
 
 

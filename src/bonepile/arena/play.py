@@ -5,21 +5,26 @@ plays it and returns a :class:`GameOutcome` in plain data, so that jobs can run 
 processes or on a cluster. Everything random is derived from the arena seed and the job, so a
 job gives the same game wherever and whenever it runs (with iteration budgets; time budgets
 depend on the machine).
+
+Seeds are derived one way (:func:`~bonepile.seeds.secret_seed`): the seed an agent is given
+tells nothing about any deal, and a deal's seed (in a record) tells nothing about other deals.
+A game's record is returned as text rather than written, so that the runner can hold it back
+until every seating of its deal has been played.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bonepile.agents.base import play_hand
 from bonepile.agents.external import AgentForfeit
 from bonepile.agents.registry import make_agent
 from bonepile.games import get_game
-from bonepile.match import derive_seed, new_match
+from bonepile.match import Match, new_match
+from bonepile.seeds import secret_seed
 from bonepile.state import State
 
 
@@ -49,6 +54,7 @@ class GameOutcome:
     hands: int
     think: dict[int, tuple[float, int]] = field(default_factory=dict)  # agent -> (s, decisions)
     forfeit: tuple[int, str] | None = None  # (seat, why)
+    record: tuple[str, str] | None = None  # (file name, text), when records are kept
 
     def share(self, agent: int) -> float:
         """The agent's share of the win: its winning seats over all winners (with no winner,
@@ -76,6 +82,7 @@ class Setup:
     matches: bool = False
     records: str | None = None
     board: Mapping[str, Any] | None = None
+    move_time: float | None = None  # external bots' time limit per decision, in seconds
 
 
 class _Timed:
@@ -109,11 +116,18 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
     """Play one arena game (a hand, or with ``setup.matches`` a whole match)."""
     game = get_game(setup.game)
     n = setup.players
-    deal_seed = derive_seed(setup.seed, job.deal)
+    deal_seed = deal_seed_of(setup.seed, job.deal)
     timed = [
-        _Timed(make_agent(setup.agents[a], seed=derive_seed(deal_seed ^ 0xA6E47, 64 * s + a)))
+        _Timed(
+            make_agent(
+                setup.agents[a],
+                seed=secret_seed(setup.seed, "agent", job.deal, job.rotation, s),
+                move_time=setup.move_time,
+            )
+        )
         for s, a in enumerate(job.seating)
     ]
+    record: tuple[str, str] | None = None
     forfeit: tuple[int, str] | None = None
     state: State[Any] | None = None
     hands = 1
@@ -132,7 +146,7 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
             winners, points = match.winners, match.totals
             reason = "match"
             moves = sum(len(h.moves) for h in match.hands)
-            _save(setup, job, match=match)
+            record = _record(setup, job, match=match)
         else:
             state = game.new(n, options=setup.options, seed=deal_seed, board=setup.board)
             state = play_hand(state, timed)
@@ -142,7 +156,7 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
                 points = state.scores
             reason = state.result.reason
             moves = len(state.moves)
-            _save(setup, job, state=state)
+            record = _record(setup, job, state=state)
     except AgentForfeit as e:
         seat = e.seat if e.seat is not None else 0
         forfeit = (seat, e.reason)
@@ -173,26 +187,39 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
         hands,
         think,
         forfeit,
+        record,
     )
 
 
-def _save(setup: Setup, job: Job, state: State[Any] | None = None, match: Any = None) -> None:
+def deal_seed_of(seed: int, deal: int) -> int:
+    """The seed deal number ``deal`` of an arena run seeded with ``seed`` is dealt from."""
+    return secret_seed(seed, "deal", deal)
+
+
+def record_name(setup: Setup, job: Job) -> str:
+    """The file name of a job's record in the ``--records`` folder."""
+    return f"{setup.game}-{job.deal:05d}-{job.rotation}.json"
+
+
+def _record(
+    setup: Setup, job: Job, state: State[Any] | None = None, match: Match | None = None
+) -> tuple[str, str] | None:
+    """The job's record as ``(file name, text)``, or ``None`` when records are not kept."""
     if setup.records is None:
-        return
+        return None
     names = ", ".join(f"P{s}: {setup.agents[a]}" for s, a in enumerate(job.seating))
     headers = {
         "event": f"bonepile arena, seed {setup.seed}, deal {job.deal}, seating {job.rotation}",
         "players": names,
     }
-    path = Path(setup.records) / f"{setup.game}-{job.deal:05d}-{job.rotation}.json"
     if match is not None:
-        from bonepile.match_record import save_match
+        from bonepile.match_record import dump_match
 
-        save_match(match, path, headers=headers)
-    elif state is not None:
-        from bonepile.record import save_record
+        return record_name(setup, job), dump_match(match, headers=headers)
+    assert state is not None
+    from bonepile.record import dump_record
 
-        save_record(state, path, headers=headers)
+    return record_name(setup, job), dump_record(state, headers=headers)
 
 
 def seatings(agents: int, players: int) -> list[tuple[int, ...]]:
@@ -206,14 +233,24 @@ def seatings(agents: int, players: int) -> list[tuple[int, ...]]:
     return out
 
 
-def schedule(agents: int, players: int, deals: int) -> list[Job]:
-    """Every game of an arena run: each deal once per seating (duplicate deals)."""
+def schedule(agents: int, players: int, deals: int) -> Iterator[Job]:
+    """Every game of an arena run, one after another: each deal once per seating (duplicate
+    deals). A generator, so a run of millions of games never holds them all."""
     rotations = seatings(agents, players)
-    jobs: list[Job] = []
+    index = 0
     for d in range(deals):
         for r, seating in enumerate(rotations):
-            jobs.append(Job(len(jobs), d, r, seating))
-    return jobs
+            yield Job(index, d, r, seating)
+            index += 1
 
 
-__all__ = ["GameOutcome", "Job", "Setup", "play_job", "schedule", "seatings"]
+__all__ = [
+    "GameOutcome",
+    "Job",
+    "Setup",
+    "deal_seed_of",
+    "play_job",
+    "record_name",
+    "schedule",
+    "seatings",
+]

@@ -1,4 +1,4 @@
-"""Arena statistics: win shares with confidence intervals, points, time, ratings.
+"""Arena statistics: win shares with confidence intervals, points, time, Elo ratings.
 
 Duplicate deals make games correlated (the same deal is played once per seating), so the
 confidence interval of an agent's win share is computed over **deals**: each deal's games give
@@ -48,8 +48,8 @@ class AgentStats:
     seconds_per_move: float
     moves: int
     forfeits: int
-    rating_mu: float | None = None
-    rating_sigma: float | None = None
+    rating: float | None = None  # Elo scale (see rate)
+    rating_error: float | None = None
 
     @property
     def significant(self) -> str:
@@ -74,8 +74,8 @@ class AgentStats:
             "moves": self.moves,
             "forfeits": self.forfeits,
             "rating": None
-            if self.rating_mu is None
-            else {"mu": round(self.rating_mu, 3), "sigma": round(self.rating_sigma or 0.0, 3)},
+            if self.rating is None
+            else {"elo": round(self.rating, 1), "error": round(self.rating_error or 0.0, 1)},
         }
 
 
@@ -102,7 +102,7 @@ def summarize(names: list[str], outcomes: list[GameOutcome]) -> list[AgentStats]
         secs = sum(o.think.get(a, (0.0, 0))[0] for o in mine)
         moves = sum(o.think.get(a, (0.0, 0))[1] for o in mine)
         forfeits = sum(1 for o in mine if o.forfeit and o.seating[o.forfeit[0]] == a)
-        mu, sigma = ratings[a] if ratings else (None, None)
+        elo, error = ratings[a] if ratings else (None, None)
         out.append(
             AgentStats(
                 a,
@@ -116,45 +116,110 @@ def summarize(names: list[str], outcomes: list[GameOutcome]) -> list[AgentStats]
                 secs / moves if moves else 0.0,
                 moves,
                 forfeits,
-                mu,
-                sigma,
+                elo,
+                error,
             )
         )
     return out
 
 
+ELO_BASE = 1500.0
+"""The mean of the agents' ratings: ratings are Elo-scale, and only their differences count."""
+
+
 def rate(agents: int, outcomes: list[GameOutcome]) -> list[tuple[float, float]] | None:
-    """OpenSkill (Plackett-Luce) ratings ``(mu, sigma)`` after every game in index order;
-    ``None`` without the openskill package. In each game an agent ranks by its win share."""
-    found = _ratings(agents, outcomes)
-    return None if found is None else found[0]
+    """Each agent's Elo-scale rating and its standard error ``(elo, error)``, or ``None`` when
+    no game had two different agents at the table.
 
-
-def rating_history(agents: int, outcomes: list[GameOutcome]) -> list[list[float]] | None:
-    """Each agent's rating (mu) before the first game and after each game, in index order."""
-    found = _ratings(agents, outcomes)
-    return None if found is None else found[1]
-
-
-def _ratings(
-    agents: int, outcomes: list[GameOutcome]
-) -> tuple[list[tuple[float, float]], list[list[float]]] | None:
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
+    The rating is the Bradley-Terry strength fitted by maximum likelihood to every pair of
+    agents at every table (in a game, agent A beats agent B with weight
+    ``share(A) / (share(A) + share(B))``), so it depends on the games, not their order, and
+    agrees with the win shares: two agents with win shares ``p`` and ``1 - p`` are
+    ``400 log10(p / (1 - p))`` points apart. One drawn game between every pair (a weak prior)
+    keeps ratings finite when an agent wins or loses everything.
+    """
+    wins, meetings = _pairs(agents, outcomes)
+    if not any(meetings[a][b] for a in range(agents) for b in range(agents)):
         return None
-    model = PlackettLuce()
-    players = [model.rating(name=str(a)) for a in range(agents)]
-    history: list[list[float]] = [[p.mu] for p in players]
-    for o in sorted(outcomes, key=lambda o: o.index):
-        present = sorted(set(o.seating))
-        if len(present) >= 2:
-            shares = [o.share(a) for a in present]
-            order = sorted(set(shares), reverse=True)
-            ranks = [float(order.index(x)) for x in shares]
-            rated = model.rate([[players[a]] for a in present], ranks=ranks)
-            for a, team in zip(present, rated, strict=True):
-                players[a] = team[0]
+    strength = _bradley_terry(agents, wins, meetings)
+    logs = [math.log10(p) for p in strength]
+    mean = sum(logs) / agents
+    errors = _errors(agents, strength, meetings)
+    return [(ELO_BASE + 400.0 * (x - mean), err) for x, err in zip(logs, errors, strict=True)]
+
+
+def rating_history(
+    agents: int, outcomes: list[GameOutcome], points: int = 60
+) -> tuple[list[int], list[list[float]]] | None:
+    """The ratings as the games came in: ``(games, ratings)`` where ``ratings[a][k]`` is agent
+    ``a``'s rating over the first ``games[k]`` games (at most ``points`` steps, in index
+    order); ``None`` as for :func:`rate`."""
+    ordered = sorted(outcomes, key=lambda o: o.index)
+    if rate(agents, ordered) is None:
+        return None
+    total = len(ordered)
+    steps = sorted({max(1, round(total * k / points)) for k in range(1, points + 1)})
+    history: list[list[float]] = [[] for _ in range(agents)]
+    for count in steps:
+        found = rate(agents, ordered[:count])
         for a in range(agents):
-            history[a].append(players[a].mu)
-    return [(p.mu, p.sigma) for p in players], history
+            history[a].append(ELO_BASE if found is None else found[a][0])
+    return steps, history
+
+
+def _pairs(agents: int, outcomes: list[GameOutcome]) -> tuple[list[list[float]], list[list[float]]]:
+    """``wins[a][b]``: a's weighted wins over b; ``meetings[a][b]``: their games together."""
+    wins = [[0.0] * agents for _ in range(agents)]
+    meetings = [[0.0] * agents for _ in range(agents)]
+    for o in outcomes:
+        present = sorted(set(o.seating))
+        shares = {a: o.share(a) for a in present}
+        for x, a in enumerate(present):
+            for b in present[x + 1 :]:
+                total = shares[a] + shares[b]
+                if total <= 0:
+                    continue  # neither won: this game says nothing about the pair
+                wins[a][b] += shares[a] / total
+                wins[b][a] += shares[b] / total
+                meetings[a][b] += 1
+                meetings[b][a] += 1
+    return wins, meetings
+
+
+def _bradley_terry(
+    agents: int, wins: list[list[float]], meetings: list[list[float]]
+) -> list[float]:
+    """Maximum-likelihood Bradley-Terry strengths (Hunter's MM iterations), with one drawn
+    game added between every pair that met."""
+    strength = [1.0] * agents
+    for _ in range(2000):
+        new = []
+        for a in range(agents):
+            won = sum(wins[a][b] + 0.5 for b in range(agents) if b != a and meetings[a][b])
+            rate_sum = sum(
+                (meetings[a][b] + 1) / (strength[a] + strength[b])
+                for b in range(agents)
+                if b != a and meetings[a][b]
+            )
+            new.append(won / rate_sum if rate_sum else strength[a])
+        scale = math.exp(sum(math.log(p) for p in new) / agents)
+        new = [p / scale for p in new]
+        change = max(abs(math.log(p / q)) for p, q in zip(new, strength, strict=True))
+        strength = new
+        if change < 1e-10:
+            break
+    return strength
+
+
+def _errors(agents: int, strength: list[float], meetings: list[list[float]]) -> list[float]:
+    """Approximate standard errors of the Elo ratings (from each agent's Fisher information
+    with the others held fixed)."""
+    out = []
+    for a in range(agents):
+        info = sum(
+            (meetings[a][b] + 1) * strength[a] * strength[b] / (strength[a] + strength[b]) ** 2
+            for b in range(agents)
+            if b != a and meetings[a][b]
+        )
+        out.append(400.0 / math.log(10) / math.sqrt(info) if info > 0 else math.inf)
+    return out

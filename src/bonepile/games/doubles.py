@@ -30,6 +30,9 @@ from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
 from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits
 
+_FACTS: dict[int, DoublesFacts] = {}
+"""The facts made so far, by the fields they are made from."""
+
 _DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
 """``_DOUBLE_OF[v]``: the index of the v-v tile."""
 
@@ -367,9 +370,14 @@ class DoublesState(State[DoublesOptions]):
     @property
     def facts(self) -> DoublesFacts:
         u = self._unlocked
-        return DoublesFacts(
-            self._first_player, tuple(v for v in range(7) if u >> v & 1), self._drawn
-        )
+        key = (self._first_player << 8) | (u << 1) | (1 if self._drawn else 0)
+        facts = _FACTS.get(key)
+        if facts is None:  # a few values in all, shared (facts are frozen)
+            if len(_FACTS) > 100_000:
+                _FACTS.clear()
+            unlocked = tuple(v for v in range(7) if u >> v & 1)
+            facts = _FACTS[key] = DoublesFacts(self._first_player, unlocked, self._drawn)
+        return facts
 
     def _key_extra(self) -> tuple[Any, ...]:
         return (

@@ -273,8 +273,8 @@ class LineState(State[LineOptions]):
         new._node = self._node
         new._drawn = self._drawn
         new._lead_tile = self._lead_tile
-        new._placed = None
-        new._placed_ok = False
+        new._placed = self._placed
+        new._placed_ok = self._placed_ok
         return new
 
     # ----------------------------------------------------------------- legal actions
@@ -315,8 +315,13 @@ class LineState(State[LineOptions]):
             self._hands = tuple(hands)
             self._node = node
             self._drawn = False
-            if events is not None:
-                events.append(Placed(actor, tile, action.at, v, o))  # type: ignore[attr-defined]
+            if events is None:
+                self._placed_ok = False
+            else:
+                at: Tile = action.at  # type: ignore[attr-defined]
+                events.append(Placed(actor, tile, at, v, o))
+                if self._placed_ok:
+                    self._placed = (self._placed, (tile.index, at.index, v, actor))
             if not hand:
                 self._finish_domino(actor, events)
                 return
@@ -332,8 +337,12 @@ class LineState(State[LineOptions]):
             hands[actor] ^= 1 << t
             self._hands = tuple(hands)
             self._node = EndsNode.lead(tile, self._options.spinner)
-            if events is not None:
+            if events is None:
+                self._placed_ok = False
+            else:
                 events.append(Led(actor, tile))
+                self._placed = (None, (t, -1, -1, actor))
+                self._placed_ok = True
             if not hands[actor]:
                 self._finish_domino(actor, events)
                 return
@@ -454,7 +463,11 @@ class LineState(State[LineOptions]):
 
     @property
     def facts(self) -> LineFacts:
-        return LineFacts(self._first_player, self._drawn)
+        key = self._first_player * 2 + (1 if self._drawn else 0)
+        facts = _FACTS.get(key)
+        if facts is None:  # a few values in all, shared (facts are frozen)
+            facts = _FACTS[key] = LineFacts(self._first_player, self._drawn)
+        return facts
 
     def _key_extra(self) -> tuple[Any, ...]:
         node = self._node
@@ -464,6 +477,7 @@ class LineState(State[LineOptions]):
 
 
 _ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+_FACTS: dict[int, LineFacts] = {}
 
 
 def _knows_placed(s: State[Any]) -> bool:

@@ -60,6 +60,9 @@ _FIRES_TILE = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 SpellRecord = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
 
+_FACTS: dict[tuple[Any, ...], SuperDominoesFacts] = {}
+"""The facts made so far, by the fields they are made from."""
+
 PHASES = ("opening", "opening_draw", "play")
 """The phases of a hand: looking for a double to set, drawing for one, then play."""
 
@@ -717,7 +720,24 @@ class SuperState(State[SuperDominoesOptions]):
     @property
     def facts(self) -> SuperDominoesFacts:
         spell = self._spell
-        return SuperDominoesFacts(
+        key = (
+            self._phase,
+            self._first_player,
+            self._starter,
+            self._setter,
+            self._direction,
+            spell,
+            self._pending,
+            self._drawn,
+            self._extra,
+            self._idle,
+        )
+        facts = _FACTS.get(key)
+        if facts is not None:  # the same facts recur: shared, as they are frozen
+            return facts
+        if len(_FACTS) > 100_000:
+            _FACTS.clear()
+        facts = _FACTS[key] = SuperDominoesFacts(
             PHASES[self._phase],
             self._first_player,
             None if self._starter < 0 else TILES[self._starter],
@@ -731,6 +751,7 @@ class SuperState(State[SuperDominoesOptions]):
             self._extra,
             self._idle,
         )
+        return facts
 
     def _key_extra(self) -> tuple[Any, ...]:
         return (
