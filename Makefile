@@ -1,4 +1,5 @@
-# bonepile: `make run` shows a game between bots, `make test` runs every check. Both set up .venv first.
+# bonepile: `make run` starts the web app (SQLite in .data/), `make test` runs every check.
+# Both set up .venv first; the browser tests use Debian's chromium, installed here if missing.
 # The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
 # build (.venv-compiled, `BONEPILE_COMPILE=1 pip install .`), which the benchmarks use.
 PYTHON ?= python3
@@ -9,14 +10,18 @@ RSTAMP := $(VENV)/.run-installed
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
+CHROMIUM := /usr/bin/chromium
+DATA ?= .data
+HOST ?= 127.0.0.1
+PORT ?= 8000
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean
+.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean chromium
 
-# running needs bonepile alone; testing adds the test toolchain (mypy, ruff, Ray, ...)
+# running needs bonepile and its server extra; testing adds the test toolchain (mypy, ruff, ...)
 $(RSTAMP): pyproject.toml setup.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[server]'
 	touch $(RSTAMP)
 
 $(STAMP): pyproject.toml setup.py
@@ -31,9 +36,14 @@ $(CSTAMP): $(SOURCES)
 	touch $(CSTAMP)
 
 run: $(RSTAMP)
-	$(BIN)/bonepile watch super_dominoes --players 4 --agents greedy
+	$(BIN)/bonepile serve --data $(DATA) --host $(HOST) --port $(PORT)
 
-test: $(STAMP) lint typecheck pytest pytest-compiled
+# the browser tests drive Debian's chromium (Playwright cannot download its own browser here)
+chromium:
+	@test -x $(CHROMIUM) || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+		|| echo "chromium could not be installed: the browser tests will say so"
+
+test: $(STAMP) chromium lint typecheck pytest pytest-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py
@@ -45,8 +55,9 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
+# the compiled build runs every test but the browser ones (the pure pass ran them)
 pytest-compiled: $(CSTAMP)
-	$(CBIN)/python -m pytest -p no:cacheprovider
+	$(CBIN)/python -m pytest -p no:cacheprovider -m "not browser"
 
 bench: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes

@@ -203,6 +203,16 @@ CASES: dict[str, Case] = {
     "arena-dev-full": case(
         "arena", "block", "--agents", "random,greedy", "-k", "1", "-w", "1", stdout="/dev/full"
     ),
+    # ---------------------------------------------------------------- serve (never starts)
+    "serve-port-text": case("serve", "--port", "0x", "--data", "{dir}/data"),
+    "serve-port-huge": case("serve", "--port", DIGITS, "--data", "{dir}/data"),
+    "serve-bot-pace-negative": case("serve", "--bot-pace", "-1", "--data", "{dir}/data"),
+    "serve-data-is-a-file": case("serve", "--data", "{good}"),
+    "serve-data-unmakeable": case("serve", "--data", "/proc/no/such/folder"),
+    "serve-database-unknown": case("serve", "--data", "{dir}/data", "--database", "bogus://x"),
+    "serve-database-unreachable": case(
+        "serve", "--data", "{dir}/data", "--database", "postgresql://nobody@127.0.0.1:1/x"
+    ),
 }
 
 

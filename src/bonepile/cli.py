@@ -178,6 +178,50 @@ def cli() -> None:
 
 # ---------------------------------------------------------------------------------- rules
 @cli.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    envvar="BONEPILE_HOST",
+    help="Address to listen on (0.0.0.0: every interface, for phones on your network).",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    envvar="BONEPILE_PORT",
+    help="Port to listen on.",
+)
+@click.option(
+    "--data",
+    default="bonepile-data",
+    show_default=True,
+    envvar="BONEPILE_DATA",
+    type=click.Path(file_okay=False),
+    help="Folder for the database and the cookie key.",
+)
+@click.option(
+    "--database",
+    default=None,
+    envvar="BONEPILE_DATABASE",
+    help="Database URL (postgresql://...); default: SQLite in the data folder.",
+)
+@click.option(
+    "--bot-pace",
+    default=0.8,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Least seconds between two moves while a person is at the table.",
+)
+def serve(host: str, port: int, data: str, database: str | None, bot_pace: float) -> None:
+    """Run the web app: play in the browser, invite friends, watch and replay games."""
+    from bonepile.server.serve import serve as run
+
+    run(host, port, data, database, bot_pace)
+
+
+@cli.command()
 @click.argument("game", required=False)
 def rules(game: str | None) -> None:
     """List the games, or tell how GAME is played and print every option of it."""

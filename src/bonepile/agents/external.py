@@ -56,8 +56,9 @@ MOVE_TIMEOUT = 10.0
 START_TIMEOUT = 10.0
 """The default time limit for answering ``start`` (which includes the program's start-up)."""
 
-QUIT_GRACE = 1.0
-"""Seconds a bot has to exit by itself after ``quit`` before it is ended."""
+QUIT_GRACE = 3.0
+"""Seconds a bot has to exit by itself after ``quit`` before it is ended (a busy machine can
+keep a well-behaved bot from reading its last messages for a while)."""
 
 KILL_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL when a bot's process group is ended."""

@@ -130,6 +130,25 @@ class ISMCTSAgent:
         )
         return best
 
+    def estimates(self, view: View) -> list[tuple[Action, int, float]]:
+        """Every legal action with the search's visits and mean reward for it (0 to 1 for the
+        seat of ``view``), best first: what the search bot thinks of each move from this view
+        alone. Empty when no deal consistent with the view was found."""
+        legal = view.legal
+        rng = self._rng(view)
+        worlds = self._worlds(view, rng)
+        if not worlds:
+            return []
+        root = self.search(worlds, view.seat, rng)
+        out = []
+        for a in legal:
+            child = root.children.get(a)
+            visits = 0 if child is None else child.visits
+            mean = 0.0 if child is None or not visits else child.reward / visits
+            out.append((a, visits, mean))
+        out.sort(key=lambda e: (-e[1], -e[2]))
+        return out
+
     def _worlds(self, view: View, rng: random.Random) -> list[State[Any]]:
         """Up to the pool size of sampled worlds. The sampler keeps what it learns, so the
         first world may take many tries and the others few; if a later one cannot be found,

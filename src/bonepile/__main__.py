@@ -1,0 +1,5 @@
+"""``python -m bonepile``: the same command line as the ``bonepile`` script."""
+
+from bonepile.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The web server: tables, rooms, storage and the browser client."""

@@ -1,0 +1,345 @@
+"""The web app: pages, the JSON API, and one WebSocket per client at a table.
+
+:func:`create_app` builds the ASGI app on a :class:`~bonepile.server.store.Store`. The pages
+are one static client (``static/``) that routes by path: ``/`` the front page and lobby,
+``/t/{id}`` a table, ``/replays`` and ``/replay/{id}`` the kept games, ``/rules/{game}`` a rules
+page. docs/server.md describes the API and the socket messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.websockets import WebSocketState
+
+from bonepile.errors import BonepileError
+from bonepile.server.analysis import analyse, replay_frames
+from bonepile.server.catalogue import catalogue, rules_html
+from bonepile.server.hub import Connection, Hub, bot_pool
+from bonepile.server.protocol import (
+    Chat,
+    ClaimSeat,
+    Hello,
+    JoinTable,
+    LetBotPlay,
+    Move,
+    NewTable,
+    NextHand,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Resize,
+    parse_client,
+)
+from bonepile.server.room import RoomError
+from bonepile.server.store import Store
+
+log = logging.getLogger("bonepile.server")
+
+STATIC = Path(str(resources.files("bonepile.server") / "static"))
+HELLO_TIMEOUT = 15.0
+
+
+@dataclass
+class Settings:
+    """Where the server keeps its data and how it behaves."""
+
+    database: str
+    secret: str
+    bot_pace: float = 0.8
+    bot_workers: int = 2
+
+
+def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
+    """The ASGI app. ``hub`` may be given (tests); by default one is made on the database."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        nonlocal hub
+        if hub is None:
+            store = await asyncio.to_thread(Store, settings.database)
+            hub = Hub(
+                store,
+                executor=bot_pool(settings.bot_workers),
+                bot_pace=settings.bot_pace,
+            )
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            hub.store.close()
+
+    app = FastAPI(title="bonepile", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret,
+        session_cookie="bonepile",
+        max_age=400 * 24 * 3600,
+        same_site="lax",
+    )
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def the_hub(request: Request | WebSocket) -> Hub:
+        got: Hub = request.app.state.hub
+        return got
+
+    def owner(request: Request) -> str:
+        pid = request.session.get("pid")
+        if not isinstance(pid, str) or len(pid) != 32:
+            pid = secrets.token_hex(16)
+            request.session["pid"] = pid
+        return pid
+
+    @app.exception_handler(BonepileError)
+    async def refused(request: Request, exc: BonepileError) -> JSONResponse:
+        code = getattr(exc, "code", "bad_request")
+        status = 404 if code == "unknown" else 409 if code in ("full", "taken") else 400
+        return JSONResponse({"error": code, "message": str(exc)}, status_code=status)
+
+    # ------------------------------------------------------------------ pages
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+
+    @app.get("/", response_class=HTMLResponse)
+    @app.get("/t/{table_id}", response_class=HTMLResponse)
+    @app.get("/replays", response_class=HTMLResponse)
+    @app.get("/replay/{game_id}", response_class=HTMLResponse)
+    @app.get("/rules/{game}", response_class=HTMLResponse)
+    @app.get("/new", response_class=HTMLResponse)
+    async def page(request: Request) -> HTMLResponse:
+        owner(request)
+        return HTMLResponse(index, headers={"Cache-Control": "no-store"})
+
+    @app.get("/favicon.ico")
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    # ------------------------------------------------------------------ the API
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return catalogue()
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> dict[str, str]:
+        return rules_html(game)
+
+    @app.post("/api/tables")
+    async def new_table(body: NewTable, request: Request) -> dict[str, Any]:
+        clock = None
+        if body.clock_minutes is not None:
+            clock = (body.clock_minutes * 60.0, float(body.clock_increment))
+        table_id, seat, token = await the_hub(request).create(
+            body.game, body.seats, body.options, body.match, clock, owner(request), body.name
+        )
+        return {"id": table_id, "seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        hub = the_hub(request)
+        table = await hub.load(table_id)
+        mine = await hub.mine(table_id, owner(request))
+        room = table.room
+        return {
+            "id": table_id,
+            "game": room.config.game,
+            "status": room.status,
+            "seats": [s.public() for s in room.seats],
+            "free": room.free_seat(),
+            "seat": None if mine is None else mine[0],
+            "token": None if mine is None else mine[1],
+            "rematch": room.rematch,
+        }
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        seat, token = await the_hub(request).join(table_id, owner(request), body.name, body.seat)
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim(table_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
+        seat, token = await the_hub(request).claim(table_id, owner(request), body.code)
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/lobby")
+    async def lobby(request: Request) -> list[dict[str, Any]]:
+        return the_hub(request).lobby()
+
+    @app.get("/api/replays")
+    async def replays(
+        request: Request, before: float | None = None, table: str | None = None
+    ) -> list[dict[str, Any]]:
+        hub = the_hub(request)
+        rows = await asyncio.to_thread(hub.store.games, 50, before, table)
+        return [
+            {
+                "id": g.id,
+                "table": g.table_id,
+                "hand": g.hand,
+                "game": g.game,
+                "players": g.players,
+                "names": g.names,
+                "finished": g.finished,
+                "summary": g.summary,
+            }
+            for g in rows
+        ]
+
+    async def stored_game(request: Request, game_id: str) -> Any:
+        g = await asyncio.to_thread(the_hub(request).store.game, game_id)
+        if g is None:
+            raise HTTPException(404, "there is no such game")
+        return g
+
+    @app.get("/api/replays/{game_id}")
+    async def replay(game_id: str, request: Request, width: int = 40) -> dict[str, Any]:
+        g = await stored_game(request, game_id)
+        data = await asyncio.to_thread(replay_frames, g.record, max(8, min(width, 400)))
+        data.update({"id": g.id, "table": g.table_id, "hand": g.hand, "names": g.names})
+        return data
+
+    @app.get("/api/replays/{game_id}/record")
+    async def record(game_id: str, request: Request) -> Response:
+        g = await stored_game(request, game_id)
+        return Response(
+            g.record,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="bonepile-{g.id}.json"'},
+        )
+
+    @app.get("/api/replays/{game_id}/analysis")
+    async def analysis(
+        game_id: str, request: Request, ply: int, seat: int | None = None, level: str = "medium"
+    ) -> dict[str, Any]:
+        g = await stored_game(request, game_id)
+        # the search runs in the bots' worker processes, not in the server's
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            the_hub(request).executor, analyse, g.record, ply, seat, level
+        )
+
+    # ------------------------------------------------------------------ sockets
+    @app.websocket("/ws/lobby")
+    async def lobby_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        hub = the_hub(ws)
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send_json(msg)
+
+        hub.lobby_watchers.add(send)
+        try:
+            await send({"type": "lobby", "tables": hub.lobby()})
+            while True:
+                await ws.receive_text()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.lobby_watchers.discard(send)
+
+    @app.websocket("/ws/table/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        hub = the_hub(ws)
+        lock = asyncio.Lock()
+
+        async def send(msg: dict[str, Any]) -> None:
+            async with lock:
+                try:
+                    await ws.send_text(orjson.dumps(msg).decode())
+                except RuntimeError:  # the client went away while we answered
+                    raise WebSocketDisconnect(1006) from None
+
+        conn: Connection | None = None
+        try:
+            try:
+                raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+                hello = parse_client(raw)
+                if not isinstance(hello, Hello):
+                    raise ProtocolError("the first message is a hello")
+                conn = await hub.connect(table_id, hello.token, send, hello.width)
+            except (BonepileError, TimeoutError) as e:
+                code = getattr(e, "code", "hello")
+                await send({"type": "error", "code": code, "message": str(e) or "no hello"})
+                await ws.close(code=4000)
+                return
+            while True:
+                raw = await ws.receive_text()
+                await _handle(hub, table_id, conn, raw, send)
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # starlette's "not connected": the client is gone
+            connected = WebSocketState.CONNECTED
+            if ws.client_state == connected and ws.application_state == connected:
+                raise
+        finally:
+            if conn is not None:
+                await hub.disconnect(table_id, conn)
+
+    return app
+
+
+async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any) -> None:
+    """One client message: do it, or answer with one error and change nothing."""
+    move_id = None
+    try:
+        msg = parse_client(raw)
+        if isinstance(msg, Move):
+            move_id = msg.id
+            if conn.seat is None:
+                raise RoomError("watching", "you are watching this table")
+            seat = conn.seat
+            v = await hub.act(
+                table_id, conn, lambda r, now: r.move(seat, msg.action, msg.id, msg.v, now)
+            )
+            await send({"type": "ack", "id": msg.id, "v": v})
+        elif isinstance(msg, Chat):
+            await hub.act(
+                table_id, conn, lambda r, now: r.say(conn.seat, msg.name, conn.key, msg.text, now)
+            )
+        elif isinstance(msg, NextHand):
+            await hub.act(table_id, conn, lambda r, now: r.next_hand(_seated(conn), now))
+        elif isinstance(msg, LetBotPlay):
+            await hub.act(
+                table_id, conn, lambda r, now: r.let_bot_play(_seated(conn), msg.seat, now)
+            )
+        elif isinstance(msg, Rematch):
+            _seated(conn)
+            new_id = await hub.rematch(table_id, conn)
+            await send({"type": "rematch", "table": new_id})
+        elif isinstance(msg, Resize):
+            conn.width = msg.width
+            await hub.resend(table_id, conn)
+        elif isinstance(msg, Ping):
+            await send({"type": "pong", "v": hub.get(table_id).room.version})
+        elif isinstance(msg, Hello):
+            raise ProtocolError("already said hello")
+    except BonepileError as e:
+        code = getattr(e, "code", "bad_message")
+        table = hub.tables.get(table_id)
+        v = table.room.version if table is not None else None
+        await send({"type": "error", "id": move_id, "code": code, "message": str(e), "v": v})
+        if code in ("stale", "not_your_turn", "illegal", "away"):
+            await hub.resend(table_id, conn)
+
+
+def _seated(conn: Connection) -> int:
+    if conn.seat is None:
+        raise RoomError("watching", "you are watching this table")
+    return conn.seat
+
+
+__all__ = ["Settings", "create_app"]

@@ -1,0 +1,511 @@
+"""The server's tables in memory: rooms, their storage, their connections and their bots.
+
+The :class:`Hub` is what the web app talks to. For every change it asks the room, stores the
+room's new journal entries (in a worker thread) and only then sends each connection its own
+snapshot, so nothing acknowledged is ever lost. Bots think in a process pool, off the event
+loop; a background task runs clocks, absences and the dealing of bots-only matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import multiprocessing
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from bonepile.actions import Action
+from bonepile.agents.registry import make_agent
+from bonepile.games import get_game
+from bonepile.geometry import scene
+from bonepile.record import dump_record
+from bonepile.seeds import random_seed
+from bonepile.server.catalogue import BOT_SPECS
+from bonepile.server.room import (
+    BotTurn,
+    Room,
+    RoomError,
+    TableConfig,
+    new_config,
+    open_room,
+    restore,
+)
+from bonepile.server.store import Store, StoredGame
+from bonepile.view import View, view
+
+log = logging.getLogger("bonepile.server")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+T = TypeVar("T")
+
+
+def think(spec: str, seed: int, v: View) -> Action:
+    """An agent's move from a view (runs in a worker process)."""
+    return make_agent(spec, seed).act(v)
+
+
+def bot_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes bots (and analyses) think in. They are spawned, never forked: a fork
+    copies the server while its other threads (the database writer, the event loop's helpers)
+    may hold locks, an import's among them, and a child that needs such a lock waits forever,
+    and with it every table whose bot move it holds. The workers start at once, not on the
+    first move."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(workers):
+        pool.submit(_warm)
+    return pool
+
+
+def _warm() -> None:
+    """Import what a bot needs, so a worker's first move is as quick as its others."""
+    make_agent("ismcts:1", 0)
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client socket at a table: its seat (``None``: watching) and how to send to it."""
+
+    send: Send
+    seat: int | None
+    width: int = 40
+    key: str = field(default_factory=lambda: secrets.token_hex(8))
+
+
+@dataclass
+class Table:
+    """A room with its lock, its connections and its running bot move."""
+
+    room: Room
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    thinking: asyncio.Task[None] | None = None
+    stored_hands: int = 0
+    last_move: float = 0.0
+    told_absent: int | None = None
+    stored_status: str = ""
+    scenes: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+
+    def scene(self, width: int) -> dict[str, Any]:
+        """The table's scene at ``width``, worked out once per version and width (every
+        connection of that width gets the same one)."""
+        key = (self.room.version, width)
+        got = self.scenes.get(key)
+        if got is None:
+            if len(self.scenes) > 8 or any(v != key[0] for v, _ in self.scenes):
+                self.scenes.clear()
+            got = self.scenes[key] = _scene(self.room, width)
+        return got
+
+
+class Hub:
+    """Every table of the server. ``bot_pace`` is the least time (s) between two moves when
+    a person is at the table, so that people can follow the bots."""
+
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor | None = None,
+        bot_pace: float = 0.8,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.executor = executor or bot_pool(2)
+        self.bot_pace = bot_pace
+        self.now = clock
+        self.tables: dict[str, Table] = {}
+        self.lobby_watchers: set[Send] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        # one thread writes: SQLite takes one writer at a time, and writers racing for its
+        # lock would wait in its busy handler (sleeps of up to 100 ms) instead of in a queue
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bonepile-store")
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        """Load every unfinished table from storage and start the clock task."""
+        stored = await asyncio.to_thread(self.store.tables, ("open", "playing"))
+        for t in stored:
+            try:
+                room = restore(t.id, TableConfig.from_json(t.config), t.entries)
+            except Exception:  # a table the code cannot read any more: keep the server up
+                log.exception("table %s could not be restored", t.id)
+                continue
+            table = Table(room, stored_hands=self._finished_hands(room))
+            self.tables[t.id] = table
+        for table in self.tables.values():
+            self._schedule_bot(table)
+        self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def stop(self) -> None:
+        """Stop the clock task and the bots."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        for table in self.tables.values():
+            if table.thinking is not None:
+                table.thinking.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self._writer.shutdown(wait=True)
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a storage write on the writer thread, in the order the writes were asked."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+
+    # ------------------------------------------------------------------ tables
+    async def create(
+        self,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        match: bool,
+        clock: tuple[float, float] | None,
+        owner: str,
+        name: str,
+    ) -> tuple[str, int | None, str | None]:
+        """Set up a table; the creator sits at the seat marked ``me`` (if any). Returns the
+        table id, the creator's seat and its token."""
+        g = get_game(game)
+        players = len(seats)
+        opts = g.make_options(options)
+        g.check_players(players, opts)
+        if match and g.target_score(opts) is None:
+            raise RoomError("options", "a match needs a target_score")
+        for spec in seats:
+            if spec not in ("me", "open") and spec not in BOT_SPECS:
+                raise RoomError(
+                    "seats",
+                    "a seat is me, open or one of the bots: " + ", ".join(sorted(BOT_SPECS)),
+                )
+        mine = [k for k, s in enumerate(seats) if s == "me"]
+        if len(mine) > 1:
+            raise RoomError("seats", "you can take one seat")
+        config = new_config(
+            g.name,
+            players,
+            options,
+            ["open" if s in ("me", "open") else s for s in seats],
+            match,
+            clock,
+        )
+        table_id = _table_id()
+        now = self.now()
+        room = open_room(table_id, config, now)
+        seat, token = None, None
+        if mine:
+            seat, token = room.join(owner, name, now, mine[0])
+        await self._write(self.store.create_table, table_id, config.to_json(), now)
+        table = Table(room)
+        self.tables[table_id] = table
+        await self._commit(table)
+        return table_id, seat, token
+
+    def get(self, table_id: str) -> Table:
+        """The table ``table_id`` (``RoomError`` ``unknown`` if there is none)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise RoomError("unknown", "there is no such table (it may have ended)")
+        return table
+
+    async def load(self, table_id: str) -> Table:
+        """The table, from memory or (a finished one) from storage."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        stored = await asyncio.to_thread(self.store.table, table_id)
+        if stored is None:
+            raise RoomError("unknown", "there is no such table")
+        room = restore(stored.id, TableConfig.from_json(stored.config), stored.entries)
+        table = Table(room, stored_hands=self._finished_hands(room))
+        self.tables[table_id] = table
+        return table
+
+    async def join(self, table_id: str, owner: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Sit at a table (see :meth:`Room.join`)."""
+        table = await self.load(table_id)
+        async with table.lock:
+            got = table.room.join(owner, name, self.now(), seat)
+            await self._commit(table)
+        return got
+
+    async def claim(self, table_id: str, owner: str, code: str) -> tuple[int, str]:
+        """Take a seat back with its claim code."""
+        table = await self.load(table_id)
+        async with table.lock:
+            got = table.room.claim(owner, code, self.now())
+            await self._commit(table)
+        return got
+
+    async def mine(self, table_id: str, owner: str) -> tuple[int, str] | None:
+        """The seat (and a fresh token) of the browser ``owner`` at the table, if it has one."""
+        table = await self.load(table_id)
+        async with table.lock:
+            seat = table.room.seat_of_owner(owner)
+            if seat is None:
+                return None
+            got = table.room.join(owner, "", self.now())
+            await self._commit(table)
+        return got
+
+    async def rematch(self, table_id: str, conn: Connection) -> str:
+        """Set up the same table again, every person in their seat; returns its id."""
+        table = self.get(table_id)
+        async with table.lock:
+            old = table.room
+            if old.rematch is not None:
+                return old.rematch
+            if not old.over:
+                raise RoomError("not_over", "the game is not over yet")
+            config = new_config(
+                old.config.game,
+                old.config.players,
+                old.config.options,
+                old.config.seats,
+                old.config.match,
+                old.config.clock,
+                old.config.board,
+            )
+            new_id = _table_id()
+            now = self.now()
+            room = open_room(new_id, config, now)
+            for k, s in enumerate(old.seats):
+                if s.kind == "human" and s.owner is not None:
+                    room.join(s.owner, s.name, now, k)
+            old.start_rematch(conn.seat, new_id, now)
+            await self._write(self.store.create_table, new_id, config.to_json(), now)
+            fresh = Table(room)
+            self.tables[new_id] = fresh
+            await self._commit(fresh)
+            await self._commit(table)
+        return new_id
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Tables with free seats or in play, for the lobby (newest first)."""
+        out = []
+        for table_id, table in self.tables.items():
+            room = table.room
+            if room.status == "over" or room.closed:
+                continue
+            out.append(
+                {
+                    "id": table_id,
+                    "game": room.config.game,
+                    "title": get_game(room.config.game).title,
+                    "status": room.status,
+                    "match": room.config.match,
+                    "clock": room.config.clock,
+                    "seats": [s.public() for s in room.seats],
+                    "free": sum(s.kind == "open" for s in room.seats),
+                    "watchers": sum(c.seat is None for c in table.conns),
+                    "created": room.turn_started,
+                }
+            )
+        out.sort(key=lambda t: (t["status"] != "open", -cast(float, t["created"])))
+        return out[:200]
+
+    # ------------------------------------------------------------------ connections
+    async def connect(self, table_id: str, token: str | None, send: Send, width: int) -> Connection:
+        """A client socket joins the table (as its seat, or watching)."""
+        table = await self.load(table_id)
+        async with table.lock:
+            seat = table.room.seat_of_token(token)
+            if token and seat is None:
+                raise RoomError("token", "that seat token is not valid here: you are watching")
+            conn = Connection(send, seat, width)
+            table.conns.add(conn)
+            if seat is not None:
+                table.room.connected(seat, self.now())
+            await self._commit(table, also=conn)
+        return conn
+
+    async def disconnect(self, table_id: str, conn: Connection) -> None:
+        """A client socket closed."""
+        table = self.tables.get(table_id)
+        if table is None or conn not in table.conns:
+            return
+        async with table.lock:
+            table.conns.discard(conn)
+            if conn.seat is not None:
+                table.room.disconnected(conn.seat, self.now())
+            await self._commit(table)
+
+    async def act(self, table_id: str, conn: Connection, do: Callable[[Room, float], Any]) -> Any:
+        """Run ``do(room, now)`` under the table's lock, store and send what it changed."""
+        table = self.get(table_id)
+        async with table.lock:
+            try:
+                result = do(table.room, self.now())
+            finally:
+                await self._commit(table)
+        return result
+
+    async def resend(self, table_id: str, conn: Connection) -> None:
+        """Send ``conn`` the table as it stands (after a stale move, a resize...)."""
+        table = self.get(table_id)
+        async with table.lock:
+            await self._send(table, conn)
+
+    # ------------------------------------------------------------------ the core step
+    async def _commit(self, table: Table, also: Connection | None = None) -> None:
+        """Store the room's new entries, then send every connection its snapshot; start a bot
+        if one is to move. Called with the table's lock held."""
+        entries = table.room.take_journal()
+        room = table.room
+        if entries:
+            await self._write(self.store.append, room.id, entries, self.now())
+            await self._store_finished(table)
+            if any(e["type"] == "move" for _, e in entries):
+                table.last_move = self.now()
+            if room.status != table.stored_status:
+                await self._write(self.store.set_status, room.id, room.status, self.now())
+                table.stored_status = room.status
+            for conn in list(table.conns):
+                await self._send(table, conn)
+            await self._lobby_changed()
+        elif also is not None:
+            await self._send(table, also)
+        self._schedule_bot(table)
+
+    async def _send(self, table: Table, conn: Connection) -> None:
+        snap = table.room.snapshot(conn.seat, self.now())
+        snap["type"] = "state"
+        snap["scene"] = table.scene(conn.width)
+        try:
+            await conn.send(snap)
+        except Exception:  # a socket that died: its reader will clean up
+            table.conns.discard(conn)
+
+    async def _store_finished(self, table: Table) -> None:
+        room = table.room
+        done = self._finished_hands(room)
+        while table.stored_hands < done:
+            index = table.stored_hands
+            hand = room.match.hands[index]
+            names = [s.name for s in room.seats]
+            headers = {"table": room.id, "hand": str(index + 1), "players": ", ".join(names)}
+            result = hand.result
+            game = StoredGame(
+                id=f"{room.id}-{index + 1}",
+                table_id=room.id,
+                hand=index + 1,
+                game=room.config.game,
+                players=room.config.players,
+                names=names,
+                finished=self.now(),
+                summary={
+                    "result": None if result is None else result.to_json(),
+                    "scores_after": list(hand.scores),
+                },
+                record=dump_record(hand, headers),
+            )
+            await self._write(self.store.add_game, game)
+            table.stored_hands += 1
+
+    @staticmethod
+    def _finished_hands(room: Room) -> int:
+        return sum(1 for h in room.match.hands if h.is_over)
+
+    # ------------------------------------------------------------------ bots
+    def _schedule_bot(self, table: Table) -> None:
+        if table.thinking is not None and not table.thinking.done():
+            return
+        turn = table.room.bot_turn(self.now())
+        if turn is None:
+            return
+        table.thinking = asyncio.create_task(self._bot(table, turn))
+
+    async def _bot(self, table: Table, turn: BotTurn) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            action = await loop.run_in_executor(
+                self.executor, think, turn.spec, random_seed(), turn.view
+            )
+        except Exception:
+            log.exception("a bot failed at table %s", table.room.id)
+            action = turn.view.legal[0]
+        if table.room.humans():
+            wait = table.last_move + self.bot_pace - self.now()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        async with table.lock:
+            table.thinking = None
+            table.room.bot_move(turn, action, self.now())
+            await self._commit(table)
+
+    async def _tick_forever(self) -> None:
+        collector = Collector()
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the table clock failed")
+            collector.tick(time.monotonic())
+
+    async def tick(self) -> None:
+        """Clocks, absences and bots-only matches: what happens with time alone."""
+        now = self.now()
+        for table in list(self.tables.values()):
+            room = table.room
+            if room.status != "playing":
+                continue
+            if room.config.match and room.match.needs_deal and not room.humans():
+                if now - (room.hand_over_at or now) >= 3 * self.bot_pace:
+                    async with table.lock:
+                        room.next_hand(None, now)
+                        await self._commit(table)
+                continue
+            absent = room.absent(now)
+            if absent != table.told_absent:
+                table.told_absent = absent
+                async with table.lock:
+                    for conn in list(table.conns):
+                        await self._send(table, conn)
+            self._schedule_bot(table)
+
+    async def _lobby_changed(self) -> None:
+        if not self.lobby_watchers:
+            return
+        message = {"type": "lobby", "tables": self.lobby()}  # built once for every watcher
+        for send in list(self.lobby_watchers):
+            try:
+                await send(message)
+            except Exception:
+                self.lobby_watchers.discard(send)
+
+
+class Collector:
+    """Keeps Python's full garbage collections short. Every table holds thousands of
+    long-lived objects (its states and journal); a full collection walks all of them, which
+    with hundreds of tables stalls every table for 100 ms or more. So the objects alive now
+    are moved out of the collector's sight every ``freeze`` seconds (``gc.freeze``: they are
+    still freed when their last reference goes), and every ``full`` seconds they are handed
+    back for one complete collection, which frees any cycles among them."""
+
+    def __init__(self, freeze: float = 5.0, full: float = 900.0) -> None:
+        self.freeze_every = freeze
+        self.full_every = full
+        self.frozen_at = self.full_at = time.monotonic()
+
+    def tick(self, now: float) -> None:
+        """Freeze or collect when it is time."""
+        if now - self.full_at >= self.full_every:
+            gc.unfreeze()
+            gc.collect()
+            self.full_at = now
+        if now - self.frozen_at >= self.freeze_every:
+            gc.freeze()
+            self.frozen_at = now
+
+
+def _table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def _scene(room: Room, width: int) -> dict[str, Any]:
+    """Where every tile of the table goes, for a screen ``width`` tile halves wide."""
+    return scene(view(room.state, None).layout, width=width).to_json()

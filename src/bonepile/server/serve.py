@@ -1,0 +1,91 @@
+"""``bonepile serve``: the web server on its data folder, with uvicorn."""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import socket
+from pathlib import Path
+
+from bonepile.errors import BonepileError
+
+
+class ServeError(BonepileError):
+    """The server cannot start (a busy port, an unwritable data folder...)."""
+
+
+def secret_of(folder: Path) -> str:
+    """The key that signs the players' cookies, kept in ``folder/secret`` (made on first use,
+    readable by its owner only), so that a restart keeps everyone in their seats."""
+    path = folder / "secret"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def _check_port(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise ServeError(
+                    f"port {port} on {host} is in use (is bonepile already running? "
+                    "choose another with --port)"
+                ) from None
+            raise ServeError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def serve(
+    host: str, port: int, data: str, database: str | None, bot_pace: float, quiet: bool = False
+) -> None:
+    """Run the server until interrupted, printing the address to open."""
+    try:
+        import uvicorn
+
+        from bonepile.server.app import Settings, create_app
+        from bonepile.server.hub import Hub, bot_pool
+        from bonepile.server.store import Store
+    except ImportError as e:
+        raise ServeError(
+            f"the web server needs its extra packages ({e.name} is missing): "
+            "pip install 'bonepile[server]'"
+        ) from None
+    folder = Path(data).expanduser().resolve()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        secret = secret_of(folder)
+    except OSError as e:
+        raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
+    url = database or f"sqlite:///{folder / 'bonepile.db'}"
+    _check_port(host, port)
+    settings = Settings(database=url, secret=secret, bot_pace=bot_pace)
+    # open the database before serving: a bad URL or an unreachable server is one clear error
+    store = Store(url)
+    hub = Hub(
+        store,
+        executor=bot_pool(settings.bot_workers),
+        bot_pace=bot_pace,
+    )
+    app = create_app(settings, hub=hub)
+    shown = f"[{host}]" if ":" in host else host
+    where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown
+    print(f"bonepile is serving at http://{where}:{port}/  (open it in a browser)", flush=True)
+    print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning" if quiet else "info", ws_max_size=65536
+    )
+
+
+def _safe(url: str) -> str:
+    """A database URL without its password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+    return url

@@ -1,0 +1,115 @@
+// The side panel of a table: the move log (every turn and its effects in words), the table
+// chat (user text: always text nodes) and the claim code.
+import { h, local } from "./dom.js";
+import { seatColor } from "./draw.js";
+import { describeEvent, describeResult } from "./describe.js";
+
+export class SidePanel {
+  /** hooks: {chat(text), claim(code), rulesLink} */
+  constructor(container, hooks) {
+    this.hooks = hooks;
+    this.tab = "moves";
+    this.seenChat = 0;
+    this.logList = h("ol", { class: "log-list", "aria-live": "off" });
+    this.chatList = h("ol", { class: "chat-list", "aria-live": "polite" });
+    this.chatInput = h("input", { type: "text", maxlength: 280, placeholder: "Say something…", "aria-label": "Chat message", autocomplete: "off" });
+    this.chatForm = h("form", { class: "chat-form", onsubmit: (e) => this._send(e) }, this.chatInput, h("button", { type: "submit", class: "btn btn-secondary" }, "Send"));
+    this.tabMoves = h("button", { type: "button", role: "tab", class: "tab", onclick: () => this.show("moves") }, "Moves");
+    this.unread = h("span", { class: "badge", hidden: true });
+    this.tabChat = h("button", { type: "button", role: "tab", class: "tab", onclick: () => this.show("chat") }, "Chat", this.unread);
+    this.movesPane = h("div", { class: "pane pane-moves", role: "tabpanel" }, this.logList);
+    this.chatPane = h("div", { class: "pane pane-chat", role: "tabpanel" }, this.chatList, this.chatForm);
+    this.claimBox = h("div", { class: "claim" });
+    this.el = h("div", { class: "side-inner" },
+      h("div", { class: "tabs", role: "tablist" }, this.tabMoves, this.tabChat),
+      this.movesPane, this.chatPane, this.claimBox);
+    container.append(this.el);
+    this.show("moves");
+    this.claimKey = "";
+  }
+
+  show(tab) {
+    this.tab = tab;
+    this.tabMoves.setAttribute("aria-selected", String(tab === "moves"));
+    this.tabChat.setAttribute("aria-selected", String(tab === "chat"));
+    this.movesPane.hidden = tab !== "moves";
+    this.chatPane.hidden = tab !== "chat";
+    if (tab === "chat") {
+      this.seenChat = this.chatCount || 0;
+      this.unread.hidden = true;
+      this._bottom(this.chatList, true);
+    } else {
+      this._bottom(this.logList, true);
+    }
+  }
+
+  _send(e) {
+    e.preventDefault();
+    const text = this.chatInput.value.trim();
+    if (!text) return;
+    if (this.hooks.chat(text)) this.chatInput.value = "";
+  }
+
+  _bottom(list, force) {
+    const pane = list.parentElement;
+    if (!pane) return;
+    if (force || pane.scrollHeight - pane.scrollTop - pane.clientHeight < 80) pane.scrollTop = pane.scrollHeight;
+  }
+
+  /** Redraw the log, chat and claim from a state; name(seat) names seats. */
+  update(state, name, visible) {
+    const pane = this.movesPane;
+    const stick = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 80;
+    const items = [];
+    state.hands.forEach((hand, i) => {
+      if (i + 1 < state.hand_number || state.view.result === null) {
+        items.push(h("li", { class: "log-hand" }, `Hand ${i + 1}: ${describeResult(hand.result, name)}`));
+      }
+    });
+    if (state.match || state.hand_number > 1) items.push(h("li", { class: "log-head" }, `Hand ${state.hand_number}`));
+    for (const turn of state.view.history || []) {
+      const lines = (turn.events || []).map((e) => describeEvent(e, name)).filter(Boolean);
+      if (!lines.length) continue;
+      const [first, ...rest] = lines;
+      items.push(h("li", { class: "log-turn" },
+        h("span", { class: "seat-dot", style: { background: seatColor(turn.seat) } }),
+        h("div", {}, h("div", {}, first.text), rest.map((l) => h("div", { class: ["log-effect", l.effect && "is-effect"] }, l.text)))));
+    }
+    if (!items.length) items.push(h("li", { class: "muted" }, "No moves yet."));
+    this.logList.replaceChildren(...items);
+    if (stick || this.tab === "moves") this._bottom(this.logList, stick);
+
+    const chat = state.chat || [];
+    this.chatCount = chat.length;
+    const chatItems = chat.map((m) => h("li", { class: "chat-msg" },
+      h("span", { class: "chat-name", style: { color: m.seat === null || m.seat === undefined ? "" : seatColor(m.seat) } }, m.seat === state.you && m.seat !== null ? "You" : m.name || "guest"),
+      h("span", { class: "chat-text" }, m.text)));
+    if (!chatItems.length) chatItems.push(h("li", { class: "muted" }, "No messages yet. Be nice."));
+    const chatStick = this.chatPane.scrollHeight - this.chatPane.scrollTop - this.chatPane.clientHeight < 80;
+    this.chatList.replaceChildren(...chatItems);
+    this._bottom(this.chatList, chatStick);
+    if (this.tab === "chat" && visible) this.seenChat = chat.length;
+    const unread = chat.length - this.seenChat;
+    this.unread.hidden = unread <= 0;
+    this.unread.textContent = String(unread);
+
+    const key = `${state.you}:${state.claim}`;
+    if (key !== this.claimKey) {
+      this.claimKey = key;
+      if (state.you !== null && state.claim) {
+        this.claimBox.replaceChildren(h("p", { class: "small muted" }, "Lost this browser? Claim code: ", h("code", { class: "claim-code" }, state.claim)));
+      } else {
+        const input = h("input", { type: "text", maxlength: 16, placeholder: "Claim code", "aria-label": "Claim code", autocomplete: "off" });
+        this.claimBox.replaceChildren(h("details", {},
+          h("summary", { class: "small" }, "Have a claim code?"),
+          h("form", { class: "claim-form", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) this.hooks.claim(input.value.trim()); } },
+            input, h("button", { type: "submit", class: "btn btn-secondary" }, "Take my seat back"))));
+      }
+    }
+  }
+}
+
+/** The name a spectator chats under. */
+export function chatName() {
+  return local.get("bonepile:name") || "";
+}

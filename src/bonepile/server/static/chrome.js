@@ -1,0 +1,32 @@
+// The frame of the ordinary pages: header with navigation, and a footer.
+import { h } from "./dom.js";
+import { themeButton } from "./theme.js";
+
+export function siteHeader(wide = false) {
+  const here = location.pathname;
+  const link = (href, text) => h("a", { href, class: here === href || (href !== "/" && here.startsWith(href)) ? "active" : "" }, text);
+  return h("header", { class: ["site-header", wide && "wide"] },
+    h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 28, height: 28 }), h("span", {}, "bonepile")),
+    h("nav", { class: "site-nav", "aria-label": "Main" }, link("/", "Play"), link("/new", "New table"), link("/replays", "Replays"), link("/rules/super_dominoes", "Rules")),
+    themeButton());
+}
+
+/** A page: header, a main column with children, footer. Returns the column. */
+export function page(root, cls, ...children) {
+  const column = h("div", { class: ["page", cls] }, ...children);
+  root.append(siteHeader(String(cls).includes("wide")), column, h("footer", { class: "site-footer" },
+    h("span", {}, "bonepile · dominoes engine and bots"),
+    h("a", { href: "/replays" }, "Replays"),
+    h("a", { href: "/rules/super_dominoes" }, "Rules")));
+  return column;
+}
+
+/** A loading line. */
+export function loading(text = "Loading…") {
+  return h("p", { class: "muted loading" }, text);
+}
+
+/** An error box with the server's message. */
+export function errorBox(message) {
+  return h("div", { class: "error-box", role: "alert" }, message);
+}

@@ -1,0 +1,101 @@
+// The cards laid over the table: the result of a hand (every hand revealed), the match's
+// end, and the wait for players with the invite link and "Take a seat".
+import { h, local } from "./dom.js";
+import { tileIcon, seatColor } from "./draw.js";
+import { describeResult } from "./describe.js";
+
+/**
+ * The result of the hand that just ended.
+ * ctx: {name(seat), seated, board (bool), onNext, onRematch, onHide, replayId}
+ */
+export function resultCard(state, ctx) {
+  const view = state.view;
+  const result = view.result;
+  const you = state.you;
+  const winners = result.winners;
+  let title;
+  if (state.match_over && state.match) {
+    const ws = state.winners.length ? state.winners : winners;
+    title = ws.includes(you) ? "You win the match!" : ws.length ? `${ws.map(ctx.name).join(" and ")} ${ws.length > 1 ? "win" : "wins"} the match` : "Match over";
+  } else if (winners.includes(you)) {
+    title = winners.length > 1 ? "You share the win" : "You win!";
+  } else if (winners.length) {
+    title = `${winners.map(ctx.name).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`;
+  } else {
+    title = "No winner";
+  }
+  const rows = [];
+  for (let k = 0; k < state.players; k++) {
+    const tiles = view.revealed ? view.revealed[k] || [] : [];
+    rows.push(h("tr", { class: winners.includes(k) ? "winner" : "" },
+      h("td", { class: "who" }, h("span", { class: "seat-dot", style: { background: seatColor(k) } }), h("span", {}, ctx.name(k))),
+      h("td", { class: "revealed" }, tiles.length ? h("span", { class: "mini-tiles" }, tiles.map((t) => tileIcon(t, { label: t }))) : h("span", { class: "muted" }, "—")),
+      ctx.board ? null : h("td", { class: "num" }, result.points[k] ? `+${result.points[k]}` : "0"),
+      h("td", { class: "num strong" }, String(state.totals[k]))));
+  }
+  const buttons = [];
+  if (state.match && !state.match_over && ctx.seated) {
+    buttons.push(h("button", { type: "button", class: "btn btn-primary", "data-action": "next-hand", onclick: ctx.onNext }, "Next hand"));
+  } else if (state.match && !state.match_over) {
+    buttons.push(h("span", { class: "muted" }, "Waiting for the next hand…"));
+  }
+  if (state.status === "over" && ctx.seated) {
+    buttons.push(h("button", { type: "button", class: "btn btn-primary", "data-action": "rematch", onclick: ctx.onRematch }, "Play again"));
+  }
+  if (state.status === "over") buttons.push(h("a", { class: "btn btn-secondary", href: "/new" }, "New table"));
+  const links = [
+    h("a", { class: "btn btn-ghost btn-small", href: `/replay/${ctx.replayId}` }, "Replay this hand"),
+    h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: ctx.onHide }, "See the table"),
+  ];
+  return h("div", { class: "card result-card", role: "dialog", "aria-label": "Result" },
+    h("h2", {}, title),
+    h("p", { class: "muted" }, describeResult(result, ctx.name)),
+    state.match && state.target ? h("p", { class: "muted small" }, `Match to ${state.target}`) : null,
+    h("table", { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), ctx.board ? null : h("th", { class: "num" }, "Hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
+      h("tbody", {}, rows)),
+    h("div", { class: "card-actions" }, buttons),
+    h("div", { class: "card-actions card-links" }, links));
+}
+
+/**
+ * Waiting for players (the table is open), and the "Take a seat" form for a visitor.
+ * ctx: {name(seat), canSit, inviteUrl, onSit(name), onWatch, onCopy}
+ */
+export function waitingCard(state, ctx) {
+  const open = state.seats.filter((s) => s.kind === "open").length;
+  const list = h("ul", { class: "seat-list" }, state.seats.map((s, k) => h("li", {},
+    h("span", { class: "seat-dot", style: { background: seatColor(k) } }),
+    s.kind === "open" ? h("span", { class: "muted" }, "open seat") : h("span", {}, ctx.name(k)),
+    s.kind === "bot" ? h("span", { class: "tag tag-bot" }, "bot") : null)));
+  const parts = [
+    h("h2", {}, ctx.canSit ? "Take a seat" : "Waiting for players"),
+    h("p", { class: "muted" }, `${open} seat${open === 1 ? "" : "s"} open. The game starts when every seat is taken.`),
+    list,
+  ];
+  if (ctx.canSit) {
+    const input = h("input", { type: "text", name: "name", maxlength: 24, placeholder: "Your name", value: local.get("bonepile:name") || "", "aria-label": "Your name", autocomplete: "nickname" });
+    const form = h("form", { class: "sit-form", onsubmit: (e) => { e.preventDefault(); ctx.onSit(input.value.trim()); } },
+      input,
+      h("button", { type: "submit", class: "btn btn-primary", "data-action": "sit" }, "Sit down"),
+      h("button", { type: "button", class: "btn btn-ghost", "data-action": "watch", onclick: ctx.onWatch }, "Watch"));
+    parts.push(form);
+  }
+  parts.push(h("div", { class: "invite" },
+    h("label", {}, "Invite a friend with this link:"),
+    h("div", { class: "invite-row" },
+      h("input", { type: "text", readonly: true, value: ctx.inviteUrl, "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "btn btn-secondary", onclick: ctx.onCopy }, "Copy"))));
+  return h("div", { class: "card waiting-card", role: "dialog", "aria-label": "Waiting for players" }, parts);
+}
+
+/** A visitor at a full table, or one who chose to watch: a small card. */
+export function sitCard(ctx) {
+  const input = h("input", { type: "text", maxlength: 24, placeholder: "Your name", value: local.get("bonepile:name") || "", "aria-label": "Your name" });
+  return h("div", { class: "card sit-card" },
+    h("h2", {}, "A seat is free"),
+    h("form", { class: "sit-form", onsubmit: (e) => { e.preventDefault(); ctx.onSit(input.value.trim()); } },
+      input,
+      h("button", { type: "submit", class: "btn btn-primary", "data-action": "sit" }, "Take a seat"),
+      h("button", { type: "button", class: "btn btn-ghost", "data-action": "watch", onclick: ctx.onWatch }, "Watch")));
+}

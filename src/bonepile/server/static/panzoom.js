@@ -1,0 +1,177 @@
+// A pannable, zoomable SVG viewport for the table: fits the layout to the area, never
+// shrinks tiles below a readable size (then lets you drag, pinch, wheel or use the buttons).
+import { h, s, n } from "./dom.js";
+
+export class Viewport {
+  /** container: an element that gets the <svg>; opts: {floor, cap, margin} in px per unit. */
+  constructor(container, opts = {}) {
+    this.container = container;
+    this.floor = opts.floor || 22;
+    this.cap = opts.cap || 58;
+    this.margin = opts.margin === undefined ? 0.8 : opts.margin;
+    this.box = [-2, -2, 2, 2];
+    this.k = 30;
+    this.tx = 0;
+    this.ty = 0;
+    this.userMoved = false;
+    this.width = 1;
+    this.height = 1;
+    this.svg = s("svg", { class: "table-svg", role: "group", "aria-label": "The table" });
+    this.content = s("g", { class: "content" });
+    this.svg.append(this.content);
+    this.controls = h("div", { class: "zoom-controls" },
+      h("button", { type: "button", class: "icon-btn", "aria-label": "Zoom in", title: "Zoom in", onclick: () => this.zoomBy(1.25) }, "+"),
+      h("button", { type: "button", class: "icon-btn", "aria-label": "Zoom out", title: "Zoom out", onclick: () => this.zoomBy(0.8) }, "−"),
+      h("button", { type: "button", class: "icon-btn", "aria-label": "Fit the table", title: "Fit the table", onclick: () => this.fit() }, "⤢"));
+    container.append(this.svg, this.controls);
+    this.pointers = new Map();
+    this.moved = false;
+    this._bind();
+    this.resizeObserver = new ResizeObserver(() => this._measure());
+    this.resizeObserver.observe(container);
+    this._measure();
+  }
+
+  _measure() {
+    const r = this.container.getBoundingClientRect();
+    const w = Math.max(1, Math.round(r.width)), hh = Math.max(1, Math.round(r.height));
+    if (w === this.width && hh === this.height) return;
+    this.width = w;
+    this.height = hh;
+    this.svg.setAttribute("viewBox", `0 0 ${w} ${hh}`);
+    this.svg.setAttribute("width", w);
+    this.svg.setAttribute("height", hh);
+    if (!this.userMoved) this.fit();
+    else this._apply();
+    if (this.onResize) this.onResize(w, hh);
+  }
+
+  /** The scale that shows the whole box. */
+  fitScale() {
+    const [x0, y0, x1, y1] = this.box;
+    const bw = x1 - x0 + 2 * this.margin, bh = y1 - y0 + 2 * this.margin;
+    return Math.min(this.width / bw, this.height / bh);
+  }
+
+  /** Set the content's box; refits unless the player moved the view. */
+  setBox(box) {
+    this.box = box;
+    if (!this.userMoved) this.fit();
+    else this._apply();
+  }
+
+  fit() {
+    this.userMoved = false;
+    const [x0, y0, x1, y1] = this.box;
+    this.k = Math.max(this.floor, Math.min(this.cap, this.fitScale()));
+    this.tx = this.width / 2 - ((x0 + x1) / 2) * this.k;
+    this.ty = this.height / 2 - ((y0 + y1) / 2) * this.k;
+    this._apply();
+  }
+
+  /** Pan (without zooming) so that the box {x, y, w, h} is in view. */
+  ensureVisible(b) {
+    const pad = 0.6 * this.k;
+    const padRight = Math.max(pad, 48); // the zoom buttons
+    const left = b.x * this.k + this.tx, right = (b.x + b.w) * this.k + this.tx;
+    const top = b.y * this.k + this.ty, bottom = (b.y + b.h) * this.k + this.ty;
+    if (left < pad) this.tx += pad - left;
+    else if (right > this.width - padRight) this.tx -= right - (this.width - padRight);
+    if (top < pad) this.ty += pad - top;
+    else if (bottom > this.height - pad) this.ty -= bottom - (this.height - pad);
+    this._apply();
+  }
+
+  zoomBy(f, cx = this.width / 2, cy = this.height / 2) {
+    const lo = Math.min(this.floor, this.fitScale()) * 0.9, hi = Math.max(this.cap, this.floor * 3);
+    const k = Math.max(lo, Math.min(hi, this.k * f));
+    const ux = (cx - this.tx) / this.k, uy = (cy - this.ty) / this.k;
+    this.k = k;
+    this.tx = cx - ux * k;
+    this.ty = cy - uy * k;
+    this.userMoved = true;
+    this._apply();
+  }
+
+  _clamp() {
+    const [x0, y0, x1, y1] = this.box;
+    const keep = 60;
+    const minTx = keep - x1 * this.k, maxTx = this.width - keep - x0 * this.k;
+    const minTy = keep - y1 * this.k, maxTy = this.height - keep - y0 * this.k;
+    this.tx = Math.max(Math.min(minTx, maxTx), Math.min(Math.max(minTx, maxTx), this.tx));
+    this.ty = Math.max(Math.min(minTy, maxTy), Math.min(Math.max(minTy, maxTy), this.ty));
+  }
+
+  _apply() {
+    this._clamp();
+    this.content.setAttribute("transform", `translate(${n(this.tx)} ${n(this.ty)}) scale(${n(this.k)})`);
+    const pannable = this.fitScale() < this.k - 0.01;
+    this.container.classList.toggle("pannable", pannable);
+  }
+
+  _bind() {
+    const svg = this.svg;
+    let last = null; // {x, y, dist}
+    let start = null;
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (this.pointers.size === 1) {
+        this.moved = false;
+        start = { x: e.clientX, y: e.clientY };
+      }
+      last = this._gesture();
+    });
+    svg.addEventListener("pointermove", (e) => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const now = this._gesture();
+      if (!this.moved && start && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
+        this.moved = true;
+        try { svg.setPointerCapture(e.pointerId); } catch (_) { /* gone */ }
+      }
+      if (this.moved && last && now) {
+        this.tx += now.x - last.x;
+        this.ty += now.y - last.y;
+        if (now.dist && last.dist) {
+          const rect = svg.getBoundingClientRect();
+          this.zoomBy(now.dist / last.dist, now.x - rect.left, now.y - rect.top);
+        }
+        this.userMoved = true;
+        this._apply();
+      }
+      last = now;
+    });
+    const end = (e) => {
+      this.pointers.delete(e.pointerId);
+      last = this._gesture();
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    // a drag is not a click on what lies under it
+    svg.addEventListener("click", (e) => {
+      if (this.moved) {
+        e.stopPropagation();
+        e.preventDefault();
+        this.moved = false;
+      }
+    }, true);
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const rect = svg.getBoundingClientRect();
+      this.zoomBy(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018)), e.clientX - rect.left, e.clientY - rect.top);
+    }, { passive: false });
+  }
+
+  _gesture() {
+    const pts = [...this.pointers.values()];
+    if (!pts.length) return null;
+    if (pts.length === 1) return { x: pts[0].x, y: pts[0].y, dist: 0 };
+    const [a, b] = pts;
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, dist: Math.hypot(a.x - b.x, a.y - b.y) };
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+  }
+}

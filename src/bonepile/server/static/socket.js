@@ -1,0 +1,200 @@
+// The table socket: says hello (with the seat token), reconnects with backoff, keeps moves
+// pending until acknowledged and resends them (same id) after a reconnect.
+import { uid } from "./dom.js";
+
+const PING_EVERY = 20000;
+const SILENCE_LIMIT = 45000;
+
+export class TableSocket {
+  /**
+   * handlers: {state(msg), ack(msg), error(msg), rematch(msg), status(name, detail)}
+   * status names: "connecting", "online", "offline", "closed".
+   */
+  constructor(tableId, { token = null, width = 40, handlers = {} } = {}) {
+    this.tableId = tableId;
+    this.token = token;
+    this.width = width;
+    this.handlers = handlers;
+    this.ws = null;
+    this.v = -1;
+    this.pending = new Map(); // id -> {id, v, action}
+    this.attempt = 0;
+    this.stopped = false;
+    this.timer = 0;
+    this.pingTimer = 0;
+    this.lastHeard = 0;
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+  }
+
+  start() {
+    this.stopped = false;
+    this._open();
+  }
+
+  _status(name, detail) {
+    if (this.handlers.status) this.handlers.status(name, detail);
+  }
+
+  _open() {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    if (navigator.onLine === false) {
+      this._retry();
+      return;
+    }
+    this._status("connecting");
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}//${location.host}/ws/table/${encodeURIComponent(this.tableId)}`);
+    } catch (_) {
+      this._retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      this._send({ type: "hello", token: this.token, since: this.v, width: this.width });
+      for (const move of this.pending.values()) this._send({ type: "move", ...move });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this._ping(), PING_EVERY);
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      this._receive(msg);
+    };
+    ws.onclose = (event) => {
+      if (ws !== this.ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.stopped) return;
+      if (event.code === 4000 && this.fatal) {
+        this._status("closed", this.fatal);
+        return;
+      }
+      this._retry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  _retry() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    if (navigator.onLine === false) {
+      // no network: wait for the "online" event instead of failing again and again
+      this._status("offline", 0);
+      return;
+    }
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    this._status("offline", Math.round(delay / 1000));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this._open(), delay);
+  }
+
+  _receive(msg) {
+    if (typeof msg.v === "number" && msg.v > this.v && msg.type === "state") this.v = msg.v;
+    switch (msg.type) {
+      case "state":
+        this.attempt = 0;
+        this.fatal = null;
+        this._status("online");
+        if (this.handlers.state) this.handlers.state(msg);
+        break;
+      case "ack":
+        this.pending.delete(msg.id);
+        if (this.handlers.ack) this.handlers.ack(msg);
+        break;
+      case "error":
+        if (msg.id) this.pending.delete(msg.id);
+        if (msg.code === "token" || msg.code === "unknown" || msg.code === "hello") this.fatal = msg;
+        if (this.handlers.error) this.handlers.error(msg);
+        break;
+      case "rematch":
+        if (this.handlers.rematch) this.handlers.rematch(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  _send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    try {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  _ping() {
+    if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
+      this.reconnectNow();
+      return;
+    }
+    this._send({ type: "ping" });
+  }
+
+  /** True while the socket is open. */
+  get online() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Play an action from version v; kept until acknowledged. Returns its id. */
+  move(action, v) {
+    const move = { id: uid(), v, action };
+    this.pending.set(move.id, move);
+    this._send({ type: "move", ...move });
+    return move.id;
+  }
+
+  /** Send a message that needs no acknowledgement (chat, next_hand, rematch...). */
+  send(obj) {
+    return this._send(obj);
+  }
+
+  setWidth(width) {
+    if (width === this.width) return;
+    this.width = width;
+    this._send({ type: "resize", width });
+  }
+
+  /** Reconnect at once (a new token, the network is back). */
+  reconnectNow(token) {
+    if (token !== undefined) this.token = token;
+    this.attempt = 0;
+    this.fatal = null;
+    const old = this.ws;
+    this.ws = null;
+    if (old) {
+      old.onclose = null;
+      old.onmessage = null;
+      try { old.close(); } catch (_) { /* closed */ }
+    }
+    clearInterval(this.pingTimer);
+    this._open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      try { ws.close(); } catch (_) { /* closed */ }
+    }
+  }
+}

@@ -1,0 +1,544 @@
+// The table page: the socket, who sits where, and every part of the screen kept in step
+// with the server's state messages.
+import { h, local, copyText, debounce } from "./dom.js";
+import { api, gameInfo } from "./api.js";
+import { navigate } from "./router.js";
+import { toast, toastError } from "./toast.js";
+import { TableSocket } from "./socket.js";
+import { Viewport } from "./panzoom.js";
+import { Play } from "./play.js";
+import { seatCard, seatStrip, seatOrder, clockText } from "./seats.js";
+import { SidePanel, chatName } from "./chat.js";
+import { resultCard, waitingCard, sitCard } from "./outcome.js";
+import { namer, describeEvent, describeResult, distinctNames } from "./describe.js";
+import { pipColor } from "./draw.js";
+import { themeButton } from "./theme.js";
+
+const TOKEN_KEY = (id) => `bonepile:token:${id}`;
+
+export function mountTable(root, id, query) {
+  const page = new TablePage(root, id);
+  if (query && query.get("watch") === "1") page.watching = true;
+  page.start().catch(toastError);
+  return () => page.destroy();
+}
+
+class TablePage {
+  constructor(root, id) {
+    this.id = id;
+    this.state = null;
+    this.info = null;
+    this.token = null;
+    this.socket = null;
+    this.pendingId = null;
+    this.resultHidden = false;
+    this.watching = false;
+    this.received = performance.now();
+    this.hintTimer = 0;
+    this.destroyed = false;
+    this.build(root);
+  }
+
+  // ------------------------------------------------------------------ the page
+  build(root) {
+    this.title = h("span", { class: "game-title" }, "Table");
+    this.handInfo = h("span", { class: "hand-info" });
+    this.conn = h("span", { class: "conn", "data-state": "connecting", role: "status", title: "Connecting" }, h("span", { class: "conn-dot" }), h("span", { class: "conn-text" }, "connecting"));
+    this.panelButton = h("button", { type: "button", class: "btn btn-ghost panel-toggle", "aria-expanded": "false", onclick: () => this.togglePanel() }, "Moves · Chat");
+    const invite = h("button", { type: "button", class: "btn btn-ghost", "data-action": "invite", onclick: () => this.copyInvite() }, "Copy invite link");
+    const top = h("header", { class: "topbar" },
+      h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 24, height: 24 }), h("span", {}, "bonepile")),
+      h("div", { class: "top-title" }, this.title, this.handInfo),
+      h("div", { class: "top-actions" }, this.conn, invite, this.panelButton, themeButton()));
+    this.seatsRow = h("div", { class: "seats-row" });
+    this.felt = h("div", { class: "felt" });
+    this.viewport = new Viewport(this.felt, { floor: 22, cap: 60 });
+    this.viewport.onResize = () => this.resized();
+    this.factsBox = h("div", { class: "felt-info" });
+    this.effects = h("div", { class: "effects", "aria-live": "polite" });
+    this.overlay = h("div", { class: "overlay", hidden: true });
+    this.felt.append(this.factsBox, this.effects, this.overlay);
+    this.statusText = h("span", { class: "status-text" }, "Connecting…");
+    this.statusActions = h("span", { class: "status-actions" });
+    this.statusRow = h("div", { class: "status-row", role: "status" }, this.statusText, this.statusActions);
+    this.actionsBox = h("div", { class: "actions" });
+    this.meCard = h("div", { class: "me-card" });
+    this.handBox = h("div", { class: "hand-box" });
+    const meRow = h("div", { class: "me-row" }, this.meCard, this.handBox);
+    const playArea = h("section", { class: "play-area", "aria-label": "Table" }, this.seatsRow, this.felt, this.statusRow, this.actionsBox, meRow);
+    this.side = h("aside", { class: "side", "aria-label": "Moves and chat" });
+    this.panel = new SidePanel(this.side, {
+      chat: (text) => this.sendChat(text),
+      claim: (code) => this.claim(code),
+    });
+    this.page = h("div", { class: "table-page" }, top, h("div", { class: "table-main" }, playArea, this.side));
+    root.append(this.page);
+    this.play = new Play(
+      { viewport: this.viewport, felt: this.felt, handBox: this.handBox, actionsBox: this.actionsBox },
+      { move: (action, index) => this.move(action, index), names: () => this.names(), hint: (t) => this.hint(t) },
+    );
+    this.onKey = (e) => this.keydown(e);
+    document.addEventListener("keydown", this.onKey);
+    this.clockTimer = setInterval(() => this.tickClocks(), 250);
+    this.sendWidth = debounce(() => { if (this.socket) this.socket.setWidth(this.widthUnits()); }, 400);
+    document.body.classList.add("no-scroll");
+  }
+
+  destroy() {
+    this.destroyed = true;
+    if (this.socket) this.socket.stop();
+    this.viewport.destroy();
+    this.play.hand.destroy();
+    clearInterval(this.clockTimer);
+    clearTimeout(this.hintTimer);
+    document.removeEventListener("keydown", this.onKey);
+    document.body.classList.remove("no-scroll");
+  }
+
+  async start() {
+    let info;
+    try {
+      info = await api.get(`/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (e) {
+      this.fatal(e.message || "This table cannot be opened.");
+      return;
+    }
+    if (this.destroyed) return;
+    this.info = info;
+    gameInfo(info.game).then((g) => { if (g) { this.gameMeta = g; this.renderTop(); } }).catch(() => {});
+    let token = info.token;
+    if (token) local.set(TOKEN_KEY(this.id), token);
+    else token = local.get(TOKEN_KEY(this.id));
+    this.token = token || null;
+    this.socket = new TableSocket(this.id, {
+      token: this.token,
+      width: this.widthUnits(),
+      handlers: {
+        state: (m) => this.onState(m),
+        ack: (m) => this.onAck(m),
+        error: (m) => this.onError(m),
+        rematch: (m) => navigate(`/t/${m.table}`),
+        status: (name, detail) => this.connStatus(name, detail),
+      },
+    });
+    this.socket.start();
+  }
+
+  fatal(message) {
+    if (this.socket) this.socket.stop();
+    this.conn.dataset.state = "closed";
+    this.conn.querySelector(".conn-text").textContent = "closed";
+    this.overlay.hidden = false;
+    this.overlay.replaceChildren(h("div", { class: "card" },
+      h("h2", {}, "This table is not here"),
+      h("p", {}, message),
+      h("div", { class: "card-actions" }, h("a", { class: "btn btn-primary", href: "/" }, "Home"), h("a", { class: "btn btn-secondary", href: "/new" }, "New table"))));
+    this.statusText.textContent = message;
+  }
+
+  widthUnits() {
+    const w = this.felt.clientWidth || window.innerWidth;
+    return Math.max(12, Math.min(120, Math.floor(w / 28)));
+  }
+
+  resized() {
+    this.sendWidth();
+  }
+
+  /** Every seat's display name, made distinct ("Greedy bot 2") when several share one. */
+  seatNames() {
+    if (!this.state) return [];
+    return distinctNames(this.state.seats.map((s, k) => s.name || (s.kind === "open" ? "Open seat" : `Seat ${k + 1}`)));
+  }
+
+  names() {
+    const names = this.seatNames();
+    return names.map((n, k) => (k === this.state.you ? "You" : n));
+  }
+
+  get name() {
+    return namer(this.seatNames(), this.state ? this.state.you : null);
+  }
+
+  // ------------------------------------------------------------------ messages
+  onState(msg) {
+    const prev = this.state;
+    this.state = msg;
+    if (prev && prev.v !== msg.v) {
+      this.hintText = "";
+      clearTimeout(this.hintTimer);
+    }
+    this.received = performance.now();
+    const sameHand = prev && prev.hand_number === msg.hand_number && prev.table === msg.table;
+    let newFrom;
+    let lastIndex;
+    const tiles = (msg.scene && msg.scene.tiles) || [];
+    if (sameHand && prev.scene && tiles.length > (prev.scene.tiles || []).length) newFrom = prev.scene.tiles.length;
+    const history = msg.view.history || [];
+    const lastTurn = history[history.length - 1];
+    if (lastTurn && lastTurn.events.some((e) => e.type === "placed" || e.type === "led" || e.type === "placed_on_board")) lastIndex = tiles.length - 1;
+    if (sameHand) {
+      const fresh = history.slice((prev.view.history || []).length);
+      this.showEffects(fresh);
+    }
+    if (!sameHand || (prev && prev.view.result === null && msg.view.result !== null)) this.resultHidden = false;
+    if (prev && prev.you !== msg.you && msg.you !== null) toast(`You sit at seat ${msg.you + 1}`, "good");
+    if (prev && !prev.rematch && msg.rematch) {
+      if (msg.you !== null) {
+        toast("A new game is starting…", "good");
+        setTimeout(() => { if (!this.destroyed) navigate(`/t/${msg.rematch}`); }, 1200);
+      }
+    }
+    if (this.pendingId && !this.socket.pending.has(this.pendingId)) this.pendingId = null;
+    this.play.pending = this.pendingId ? this.play.pending : null;
+    this.play.update(msg, { newFrom, lastIndex });
+    this.render();
+  }
+
+  onAck(msg) {
+    if (msg.id === this.pendingId) {
+      this.pendingId = null;
+      this.play.setPending(null);
+      this.renderStatus();
+    }
+  }
+
+  onError(msg) {
+    if (msg.code === "token") {
+      this.refreshToken();
+      return;
+    }
+    if (msg.code === "unknown") {
+      this.fatal(msg.message);
+      return;
+    }
+    if (msg.id && msg.id === this.pendingId) {
+      this.pendingId = null;
+      this.play.setPending(null);
+    }
+    if (msg.code === "stale") toast("The game moved on; here is where it stands.", "info");
+    else toastError(msg.message || "The server refused that.");
+  }
+
+  /** The token was refused (another tab of this browser took a fresh one, or a claim code
+   * moved the seat): ask the server again through the cookie, else watch. */
+  async refreshToken() {
+    let info = null;
+    try {
+      info = await api.get(`/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (_) {
+      info = null;
+    }
+    if (this.destroyed) return;
+    if (info && info.token) {
+      this.token = info.token;
+      local.set(TOKEN_KEY(this.id), info.token);
+      this.socket.reconnectNow(info.token);
+      return;
+    }
+    if (local.get(TOKEN_KEY(this.id)) === this.token) local.remove(TOKEN_KEY(this.id));
+    this.token = null;
+    toast("This browser no longer holds a seat here: you are watching.", "error", 5000);
+    this.socket.reconnectNow(null);
+  }
+
+  connStatus(name, detail) {
+    const text = { connecting: "connecting", online: "online", offline: detail ? `offline · retry in ${detail}s` : "offline · waiting for the network", closed: "closed" }[name] || name;
+    this.conn.dataset.state = name;
+    this.conn.title = name === "online" ? "Connected" : name === "offline" ? "Connection lost: reconnecting" : text;
+    this.conn.querySelector(".conn-text").textContent = text;
+    if (name === "closed" && detail && detail.code !== "token") this.fatal(detail.message || "The connection was refused.");
+  }
+
+  // ------------------------------------------------------------------ acting
+  move(action, index) {
+    if (!this.socket || !this.state) return;
+    this.pendingId = this.socket.move(action, this.state.v);
+    this.play.setPending({ index });
+    this.renderStatus();
+  }
+
+  sendChat(text) {
+    if (!this.socket || !this.socket.online) {
+      toastError("Not connected: the message was not sent.");
+      return false;
+    }
+    this.socket.send({ type: "chat", text, name: chatName() });
+    return true;
+  }
+
+  async sit(name) {
+    if (name) local.set("bonepile:name", name);
+    try {
+      const got = await api.post(`/api/tables/${encodeURIComponent(this.id)}/join`, { name });
+      this.takeSeat(got.token);
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  async claim(code) {
+    try {
+      const got = await api.post(`/api/tables/${encodeURIComponent(this.id)}/claim`, { code });
+      toast("Welcome back: the seat is yours.", "good");
+      this.takeSeat(got.token);
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  takeSeat(token) {
+    this.token = token;
+    local.set(TOKEN_KEY(this.id), token);
+    this.watching = false;
+    if (this.socket) this.socket.reconnectNow(token);
+  }
+
+  async copyInvite() {
+    const ok = await copyText(`${location.origin}/t/${this.id}`);
+    toast(ok ? "Invite link copied" : `Invite link: ${location.origin}/t/${this.id}`, ok ? "good" : "info", ok ? 2500 : 8000);
+  }
+
+  togglePanel(force) {
+    const open = force === undefined ? !this.page.classList.contains("side-open") : force;
+    this.page.classList.toggle("side-open", open);
+    this.panelButton.setAttribute("aria-expanded", String(open));
+    if (this.state) this.panel.update(this.state, this.name, true);
+  }
+
+  keydown(e) {
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (e.key === "Escape" && this.page.classList.contains("side-open")) {
+      this.togglePanel(false);
+      return;
+    }
+    if (this.play.keydown(e)) e.preventDefault();
+  }
+
+  hint(text) {
+    this.hintText = text;
+    clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => { this.hintText = ""; this.renderStatus(); }, 3500);
+    this.renderStatus();
+  }
+
+  // ------------------------------------------------------------------ effects
+  showEffects(turns) {
+    const name = this.name;
+    for (const turn of turns) {
+      for (const e of turn.events || []) {
+        const d = describeEvent(e, name);
+        if (!d || !d.effect) continue;
+        const el = h("div", { class: ["effect", `effect-${e.type}`] }, d.short || d.text);
+        this.effects.append(el);
+        setTimeout(() => el.classList.add("leaving"), 2400);
+        setTimeout(() => el.remove(), 2800);
+      }
+    }
+    while (this.effects.children.length > 3) this.effects.firstElementChild.remove();
+  }
+
+  // ------------------------------------------------------------------ drawing
+  render() {
+    this.renderTop();
+    this.renderSeats();
+    this.renderFacts();
+    this.renderStatus();
+    this.renderOverlay();
+    const visible = !window.matchMedia("(max-width: 900px)").matches || this.page.classList.contains("side-open");
+    this.panel.update(this.state, this.name, visible);
+  }
+
+  renderTop() {
+    const st = this.state;
+    const title = (this.gameMeta && this.gameMeta.title) || (st && st.game) || (this.info && this.info.game) || "Table";
+    this.title.textContent = title;
+    document.title = `${title} · bonepile`;
+    if (!st) return;
+    const parts = [];
+    if (st.match) parts.push(`Hand ${st.hand_number}`, st.target ? `to ${st.target}` : "match");
+    else parts.push("Single hand");
+    this.handInfo.textContent = parts.join(" · ");
+  }
+
+  seatInfo(k) {
+    const st = this.state;
+    const s = st.seats[k];
+    const pub = st.view.public || {};
+    const board = st.scene && st.scene.family === "board";
+    const showScore = board || st.match || st.totals.some((x) => x);
+    const turn = st.status === "playing" && !st.view.result && st.view.actor === k;
+    let bank = s.bank;
+    if (bank !== null && bank !== undefined && turn) bank = Math.max(0, bank - (performance.now() - this.received) / 1000);
+    const trackPips = board && pub.track_pips ? pub.track_pips[k] : null;
+    return {
+      seat: k,
+      name: k === st.you ? "You" : this.seatNames()[k],
+      kind: s.kind, bot: s.bot, away_bot: s.away_bot, present: s.present,
+      tiles: st.view.hand_sizes ? st.view.hand_sizes[k] : null,
+      score: showScore ? (board && pub.positions ? pub.positions[k] : st.totals[k]) : null,
+      scoreSuffix: board ? " pts" : st.match ? " pts" : " pts",
+      track: trackPips !== null && trackPips !== undefined ? `on a ${trackPips}` : null,
+      bank: st.clock ? bank : null,
+      turn,
+      you: k === st.you,
+    };
+  }
+
+  renderSeats() {
+    const st = this.state;
+    const order = seatOrder(st.players, st.you);
+    const direction = st.view.public && st.view.public.direction ? st.view.public.direction : 1;
+    this.seatsRow.replaceChildren(seatStrip(order.map((k) => seatCard(this.seatInfo(k))), direction));
+    const turn = this.seatsRow.querySelector(".seat-card.turn");
+    if (turn && this.seatsRow.scrollWidth > this.seatsRow.clientWidth) {
+      const left = turn.offsetLeft - this.seatsRow.offsetLeft;
+      if (left < this.seatsRow.scrollLeft || left + turn.offsetWidth > this.seatsRow.scrollLeft + this.seatsRow.clientWidth) {
+        this.seatsRow.scrollLeft = Math.max(0, left - 8);
+      }
+    }
+    if (st.you !== null) {
+      this.meCard.replaceChildren(seatCard(this.seatInfo(st.you)));
+    } else {
+      const free = st.seats.some((s) => s.kind === "open");
+      this.meCard.replaceChildren(h("div", { class: "watching" },
+        h("span", { class: "tag" }, "watching"),
+        free ? h("button", { type: "button", class: "btn btn-primary btn-small", "data-action": "take-seat", onclick: () => { this.watching = false; this.renderOverlay(); } }, "Take a seat") : null));
+    }
+  }
+
+  tickClocks() {
+    const st = this.state;
+    if (!st || !st.clock || st.status !== "playing" || st.view.result) return;
+    const k = st.view.actor;
+    if (k === null || k === undefined) return;
+    const bank = st.seats[k].bank;
+    if (bank === null || bank === undefined) return;
+    const left = Math.max(0, bank - (performance.now() - this.received) / 1000);
+    for (const el of this.page.querySelectorAll(`[data-clock="${k}"]`)) {
+      el.textContent = clockText(left);
+      el.classList.toggle("low", left < 20);
+    }
+  }
+
+  renderFacts() {
+    const st = this.state;
+    const pub = st.view.public || {};
+    const chips = [];
+    const chip = (text, cls, title) => h("span", { class: ["chip", cls], title: title || null }, text);
+    if (typeof st.view.boneyard === "number") {
+      chips.push(st.game === "block"
+        ? chip(`Set aside ${st.view.boneyard}`, "", "Tiles out of play: in Block nobody draws")
+        : chip(`Boneyard ${st.view.boneyard}`, "", "Tiles left to draw"));
+    }
+    if (st.game === "super_dominoes") {
+      chips.push(chip(pub.direction < 0 ? "↺ counter-clockwise" : "↻ clockwise", "chip-dir", "Direction of play"));
+      if (pub.spell) {
+        const by = this.name(pub.spell.caster);
+        chips.push(chip(pub.spell.kind === "starter" ? `✦ Spell on the empty arms (${by})` : `✦ Spell on ${pub.spell.at} (${by})`, "chip-spell", "Until someone plays on it, players must play a 13 or a double there"));
+      }
+      if (pub.pending_skips) chips.push(chip(`⏭ ${pub.pending_skips} skip${pub.pending_skips > 1 ? "s" : ""} pending`, "chip-skip", "The next player loses a turn"));
+      if (pub.extra_turn) chips.push(chip("Extra turn", "chip-extra"));
+    }
+    if (Array.isArray(pub.unlocked)) {
+      const nums = pub.unlocked.length
+        ? pub.unlocked.map((v) => h("span", { class: "num-chip", style: { background: pipColor(v) } }, String(v)))
+        : [h("span", { class: "muted" }, "none")];
+      chips.push(h("span", { class: "chip chip-unlocked", title: "Numbers whose double is down: only these may be played" }, "Unlocked ", nums));
+    }
+    if (st.scene && st.scene.family === "board") {
+      if (typeof pub.pit === "number") chips.push(chip(`Pit ${pub.pit}`, "", "Tiles discarded face down"));
+      if (pub.victory_total) chips.push(chip(`Victory at ${pub.victory_total}`));
+      if (pub.chain) chips.push(chip("Chain: place next to the double, or stop", "chip-extra"));
+    }
+    const maxPip = st.view.options && (st.view.options.max_pip || (st.game === "super_dominoes" ? 15 : 0));
+    if (maxPip > 9) chips.push(chip("10–15 are numerals", "chip-legend", "Pips 0–9 are dots; 10 to 15 are shown as numerals on a coloured square. Every number has its own colour."));
+    this.factsBox.replaceChildren(...chips);
+  }
+
+  renderStatus() {
+    const st = this.state;
+    if (!st) return;
+    const name = this.name;
+    const view = st.view;
+    const actions = [];
+    let text;
+    if (st.status === "open") {
+      const open = st.seats.filter((s) => s.kind === "open").length;
+      text = `Waiting for ${open} more player${open === 1 ? "" : "s"}…`;
+    } else if (view.result) {
+      text = describeResult(view.result, name);
+      if (this.resultHidden) actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", onclick: () => { this.resultHidden = false; this.renderOverlay(); this.renderStatus(); } }, "Show result"));
+    } else if (this.pendingId) {
+      text = this.socket && this.socket.online ? "Playing…" : "Your move will be sent when the connection is back";
+    } else if (this.play.myTurn) {
+      const kinds = new Set(st.moves.map((m) => m.kind));
+      const phase = view.public && view.public.phase;
+      if (this.hintText) text = this.hintText;
+      else if (phase === "opening_draw") text = "Nobody holds a double: draw until you find one";
+      else if (kinds.has("lead") && phase === "opening") text = "Your turn: set the starter (tap a double, then the centre)";
+      else if (kinds.has("place") && kinds.has("stop")) text = "Your turn: chain a tile next to your double, or stop";
+      else if (kinds.has("place")) text = "Your turn: tap a tile, then two highlighted squares";
+      else if (kinds.has("stop")) text = "Your turn: chain a tile next to your double, or stop";
+      else if (!kinds.has("attach") && !kinds.has("lead") && !kinds.has("place") && kinds.has("discard")) text = "Your turn: no tile fits, pick one to discard";
+      else if (!kinds.has("attach") && !kinds.has("lead") && !kinds.has("place")) text = kinds.has("draw") ? "Your turn: nothing fits, draw" : "Your turn: nothing fits, pass";
+      else if (kinds.has("lead")) text = "Your turn: lead a tile (tap it, then the centre)";
+      else text = "Your turn: tap a tile, then where it goes";
+    } else if (view.actor !== null && view.actor !== undefined) {
+      const who = name(view.actor);
+      const s = st.seats[view.actor];
+      text = s && s.kind === "human" && !s.present ? `${who} (away) to play` : `${who} ${s && (s.kind === "bot" || s.away_bot) ? "is thinking…" : "to play"}`;
+      if (this.hintText) text = this.hintText;
+    } else {
+      text = "";
+    }
+    if (st.absent !== null && st.absent !== undefined && st.you !== null && st.absent !== st.you) {
+      actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "let-bot", onclick: () => this.socket.send({ type: "let_bot_play", seat: st.absent }) }, `Let a bot play for ${name(st.absent)}`));
+    }
+    if (st.rematch && st.you === null) actions.push(h("a", { class: "btn btn-small btn-secondary", href: `/t/${st.rematch}` }, "Watch the new game"));
+    this.statusText.textContent = text;
+    this.statusRow.classList.toggle("my-turn", this.play.myTurn && !view.result);
+    this.statusActions.replaceChildren(...actions);
+  }
+
+  renderOverlay() {
+    const st = this.state;
+    let card = null;
+    const canSit = st.you === null && st.seats.some((s) => s.kind === "open") && !this.watching;
+    if (st.view.result && !this.resultHidden) {
+      card = resultCard(st, {
+        name: this.name,
+        seated: st.you !== null,
+        board: st.scene && st.scene.family === "board",
+        replayId: `${st.table}-${st.hand_number}`,
+        onNext: () => this.socket.send({ type: "next_hand" }),
+        onRematch: () => this.socket.send({ type: "rematch" }),
+        onHide: () => { this.resultHidden = true; this.renderOverlay(); this.renderStatus(); },
+      });
+    } else if (st.status === "open" && (st.you !== null || !this.watching)) {
+      card = waitingCard(st, {
+        name: this.name,
+        canSit,
+        inviteUrl: `${location.origin}/t/${this.id}`,
+        onSit: (n) => this.sit(n),
+        onWatch: () => { this.watching = true; this.renderOverlay(); },
+        onCopy: () => this.copyInvite(),
+      });
+    } else if (canSit) {
+      card = sitCard({ onSit: (n) => this.sit(n), onWatch: () => { this.watching = true; this.renderOverlay(); } });
+    }
+    this.overlay.hidden = !card;
+    if (card) {
+      // keep a typed name when the card is redrawn
+      const old = this.overlay.querySelector("input[type=text]");
+      const fresh = card.querySelector("input[type=text]");
+      if (old && fresh && fresh.getAttribute("readonly") === null && document.activeElement === old) {
+        return;
+      }
+      this.overlay.replaceChildren(card);
+    } else {
+      this.overlay.replaceChildren();
+    }
+  }
+}

@@ -1,0 +1,373 @@
+"""Where the server keeps its tables and finished games: SQLAlchemy 2 on SQLite or PostgreSQL.
+
+A table is its configuration plus a journal of numbered entries (see
+:mod:`bonepile.server.room`); each entry is stored once, under its version, before anyone is
+told of it. Finished hands are kept as game records. The schema is made and upgraded by the
+Alembic migrations in ``migrations/`` when a store opens.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from bonepile.errors import BonepileError
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("config", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_tables_status", "status"),
+)
+
+entries_t = Table(
+    "entries",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("entry", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+games_t = Table(
+    "games",
+    metadata,
+    Column("id", String(48), primary_key=True),
+    Column("table_id", String(32), nullable=False),
+    Column("hand", Integer, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("names", Text, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Index("ix_games_finished", "finished"),
+    Index("ix_games_table_id", "table_id"),
+)
+
+
+class StoreError(BonepileError):
+    """The database cannot be opened or used."""
+
+
+class VersionConflict(BonepileError):
+    """Entries that do not continue a table's journal (a version stored already, or a gap)."""
+
+    code = "conflict"
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: its configuration, status and journal (in version order)."""
+
+    id: str
+    config: dict[str, Any]
+    status: str
+    created: float
+    updated: float
+    entries: list[tuple[int, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished hand: who played it, its summary and its game record."""
+
+    id: str
+    table_id: str
+    hand: int
+    game: str
+    players: int
+    names: list[str]
+    finished: float
+    summary: dict[str, Any]
+    record: str
+
+
+def engine_url(url: str) -> str:
+    """``url`` with PostgreSQL spelled for the installed driver (psycopg 3)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+_MIGRATE_LOCK = threading.Lock()
+
+
+class Store:
+    """The database at ``url`` (``sqlite:///file``, ``sqlite://`` in memory, or PostgreSQL);
+    ``schema`` names a PostgreSQL schema to keep everything in. Safe to use from threads."""
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        self.url = engine_url(url)
+        self.schema = schema
+        try:
+            self.engine = self._engine()
+            self._migrate()
+        except SQLAlchemyError as e:
+            raise StoreError(f"cannot open the database {_safe(url)}: {_reason(e)}") from None
+        except OSError as e:
+            raise StoreError(f"cannot open the database {_safe(url)}: {e.strerror or e}") from None
+
+    def _engine(self) -> Engine:
+        if self.url.startswith("sqlite"):
+            path = self.url.split("///", 1)[1] if "///" in self.url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                engine = create_engine(self.url, connect_args={"timeout": 10})
+            else:
+                engine = create_engine(
+                    "sqlite://",
+                    connect_args={"check_same_thread": False},
+                    poolclass=StaticPool,
+                )
+
+            @event.listens_for(engine, "connect")
+            def _pragmas(conn: Any, _: Any) -> None:
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA busy_timeout=10000")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.close()
+
+            return engine
+        if self.url.startswith("postgresql"):
+            engine = create_engine(
+                self.url, pool_pre_ping=True, connect_args={"connect_timeout": 5}
+            )
+            if self.schema:
+                with engine.begin() as conn:
+                    conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+                schema = self.schema
+
+                @event.listens_for(engine, "connect")
+                def _path(conn: Any, _: Any) -> None:
+                    cur = conn.cursor()
+                    cur.execute(f'SET search_path TO "{schema}"')
+                    cur.close()
+                    conn.commit()
+
+                engine.dispose()
+            return engine
+        raise StoreError(
+            f"unsupported database URL {_safe(self.url)}: use sqlite:/// or postgresql://"
+        )
+
+    def _migrate(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        folder = resources.files("bonepile.server") / "migrations"
+        config = Config()
+        config.set_main_option("script_location", str(folder))
+        with _MIGRATE_LOCK, self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(727272)"))
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, table_id: str, config: dict[str, Any], now: float) -> None:
+        """A new table, ``open``, with an empty journal."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables_t).values(
+                    id=table_id, config=_dump(config), status="open", created=now, updated=now
+                )
+            )
+
+    def append(self, table_id: str, entries: list[tuple[int, dict[str, Any]]], now: float) -> None:
+        """Add journal entries, which must continue the stored ones (else
+        :class:`VersionConflict`, and nothing is written)."""
+        if not entries:
+            return
+        versions = [v for v, _ in entries]
+        if versions != list(range(versions[0], versions[0] + len(versions))):
+            raise VersionConflict(f"table {table_id}: the versions {versions} are not consecutive")
+        try:
+            with self.engine.begin() as conn:
+                last = conn.execute(
+                    select(func.max(entries_t.c.version)).where(entries_t.c.table_id == table_id)
+                ).scalar()
+                expected = 1 if last is None else last + 1
+                if versions[0] != expected:
+                    raise VersionConflict(
+                        f"table {table_id}: version {versions[0]} does not follow {expected - 1}"
+                    )
+                conn.execute(
+                    insert(entries_t),
+                    [
+                        {"table_id": table_id, "version": v, "entry": _dump(e), "at": now}
+                        for v, e in entries
+                    ],
+                )
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=now))
+        except IntegrityError:
+            raise VersionConflict(
+                f"table {table_id}: version {versions[0]} is stored already"
+            ) from None
+
+    def set_status(self, table_id: str, status: str, now: float) -> None:
+        """Record the table's status (``open``, ``playing``, ``over``...)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated=now)
+            )
+
+    def table(self, table_id: str) -> StoredTable | None:
+        """The table ``table_id`` with its whole journal, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            return self._with_entries(conn, [row])[0]
+
+    def tables(self, statuses: tuple[str, ...], limit: int | None = None) -> list[StoredTable]:
+        """The tables in one of ``statuses``, most recently updated first, with journals."""
+        query = (
+            select(tables_t)
+            .where(tables_t.c.status.in_(statuses))
+            .order_by(tables_t.c.updated.desc(), tables_t.c.id)
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            return self._with_entries(conn, list(conn.execute(query)))
+
+    @staticmethod
+    def _with_entries(conn: Any, rows: list[Any]) -> list[StoredTable]:
+        journals: dict[str, list[tuple[int, dict[str, Any]]]] = {r.id: [] for r in rows}
+        ids = list(journals)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            query = (
+                select(entries_t.c.table_id, entries_t.c.version, entries_t.c.entry)
+                .where(entries_t.c.table_id.in_(chunk))
+                .order_by(entries_t.c.table_id, entries_t.c.version)
+            )
+            for tid, version, entry in conn.execute(query):
+                journals[tid].append((version, json.loads(entry)))
+        return [
+            StoredTable(r.id, json.loads(r.config), r.status, r.created, r.updated, journals[r.id])
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ games
+    def add_game(self, game: StoredGame) -> None:
+        """Keep a finished hand (a second add of the same id is ignored)."""
+        values = {
+            "id": game.id,
+            "table_id": game.table_id,
+            "hand": game.hand,
+            "game": game.game,
+            "players": game.players,
+            "names": _dump(game.names),
+            "finished": game.finished,
+            "summary": _dump(game.summary),
+            "record": game.record,
+        }
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(games_t).values(**values))
+        except IntegrityError:
+            pass
+
+    def games(
+        self, limit: int = 50, before: float | None = None, table_id: str | None = None
+    ) -> list[StoredGame]:
+        """Finished hands, newest first: ``limit`` of them, finished before ``before``, of the
+        table ``table_id``."""
+        query = select(games_t).order_by(games_t.c.finished.desc(), games_t.c.id).limit(limit)
+        if before is not None:
+            query = query.where(games_t.c.finished < before)
+        if table_id is not None:
+            query = query.where(games_t.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            return [_game(r) for r in conn.execute(query)]
+
+    def game(self, game_id: str) -> StoredGame | None:
+        """The finished hand ``game_id``, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_t).where(games_t.c.id == game_id)).first()
+        return None if row is None else _game(row)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+
+def _game(r: Any) -> StoredGame:
+    return StoredGame(
+        r.id,
+        r.table_id,
+        r.hand,
+        r.game,
+        r.players,
+        json.loads(r.names),
+        r.finished,
+        json.loads(r.summary),
+        r.record,
+    )
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _reason(e: SQLAlchemyError) -> str:
+    orig = getattr(e, "orig", None)
+    msg = str(orig if orig is not None else e).strip().splitlines()
+    return msg[0] if msg else type(e).__name__
+
+
+def _safe(url: str) -> str:
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}{':***' if ':' in creds else ''}@{host}"
+    return url
+
+
+__all__ = [
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "StoredTable",
+    "VersionConflict",
+    "engine_url",
+    "metadata",
+]

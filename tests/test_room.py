@@ -1,0 +1,390 @@
+"""The room: a table's authoritative game, tested without sockets or storage.
+
+Seats and tokens, claim codes, versions, acknowledged and resent moves, stale and illegal
+moves, bots, clocks and absence, chat limits, restart from the journal, and hidden
+information: nothing the room sends seat k holds a tile seat k may not know.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("pydantic")
+
+from bonepile.agents.registry import make_agent
+from bonepile.games import all_games, get_game
+from bonepile.server.room import (
+    CHAT_BURST,
+    GRACE,
+    MAX_CHAT,
+    Room,
+    RoomError,
+    TableConfig,
+    open_room,
+    restore,
+    token_hash,
+)
+from bonepile.view import view
+
+TILE = re.compile(r'"(\d{1,2}-\d{1,2})"')
+
+
+def config(
+    game: str = "block", seats: tuple[str, ...] = ("open", "greedy"), **kw: Any
+) -> TableConfig:
+    g = get_game(game)
+    return TableConfig(
+        game=g.name,
+        players=len(seats),
+        options=kw.pop("options", {}),
+        seats=seats,
+        match=kw.pop("match", False),
+        seed=kw.pop("seed", 7),
+        clock=kw.pop("clock", None),
+        board=None,
+    )
+
+
+def replay_of(room: Room, entries: list[tuple[int, dict[str, Any]]]) -> Room:
+    return restore(room.id, room.config, entries)
+
+
+def bot_step(room: Room, now: float) -> bool:
+    turn = room.bot_turn(now)
+    if turn is None:
+        return False
+    assert room.bot_move(turn, make_agent("random", 1).act(turn.view), now)
+    return True
+
+
+# ------------------------------------------------------------------------------ seats
+def test_a_player_joins_and_gets_a_secret_that_names_their_seat() -> None:
+    room = open_room("t", config(), 0.0)
+    assert room.status == "open"
+    seat, token = room.join("browser-a", "Ann", 1.0)
+    assert seat == 0 and room.status == "playing"
+    assert room.seat_of_token(token) == 0
+    assert room.seat_of_token("forged") is None and room.seat_of_token(None) is None
+    assert room.seats[0].token == token_hash(token) != token  # only a hash is kept
+    entries = room.take_journal()
+    assert [e["type"] for _, e in entries] == ["join"]
+    assert token not in json.dumps(entries)
+
+
+def test_a_full_table_refuses_another_player_and_a_taken_seat_is_refused() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    room.join("a", "Ann", 1.0, seat=1)
+    with pytest.raises(RoomError) as e:
+        room.join("b", "Bob", 1.0, seat=1)
+    assert e.value.code == "taken"
+    room.join("b", "Bob", 1.0)
+    with pytest.raises(RoomError) as e:
+        room.join("c", "Cy", 1.0)
+    assert e.value.code == "full"
+    assert [s.name for s in room.seats] == ["Bob", "Ann"]
+
+
+def test_the_same_browser_gets_its_seat_back_with_a_new_token() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    seat, old = room.join("a", "Ann", 1.0)
+    again, new = room.join("a", "whoever", 2.0)
+    assert again == seat and new != old
+    assert room.seat_of_token(new) == seat
+
+
+def test_a_claim_code_takes_a_seat_back_and_retires_the_old_token() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    seat, old = room.join("phone", "Ann", 1.0)
+    code = room.claim_code(seat)
+    assert code is not None and len(code) == 6
+    with pytest.raises(RoomError) as e:
+        room.claim("laptop", "WRONG1", 2.0)
+    assert e.value.code == "claim"
+    got, new = room.claim("laptop", code.lower(), 2.0)
+    assert got == seat and room.seat_of_token(new) == seat
+    assert room.seat_of_token(old) is None
+    assert room.seat_of_owner("laptop") == seat
+
+
+def test_names_are_cleaned_and_bounded() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    room.join("a", "  Ann\x00\n\t  the   great" + "x" * 100, 1.0)
+    room.join("b", "\x1b[31m", 1.0)
+    assert room.seats[0].name.startswith("Ann the great") and len(room.seats[0].name) == 24
+    assert room.seats[1].name == "[31m"
+
+
+# ------------------------------------------------------------------------------ moves
+def seated(game: str = "block", **kw: Any) -> tuple[Room, str]:
+    room = open_room("t", config(game, seats=("open", "open"), **kw), 0.0)
+    _, a = room.join("a", "Ann", 0.0)
+    _, b = room.join("b", "Bob", 0.0)
+    return room, a if room.state.actor == 0 else b
+
+
+def test_a_move_is_played_once_even_when_resent() -> None:
+    room, _ = seated()
+    k = room.state.actor
+    assert k is not None
+    action = str(room.state.legal_actions()[0])
+    v = room.move(k, action, "m1", room.version, 1.0)
+    assert v == room.version and room.state.ply == 1
+    again = room.move(k, action, "m1", 0, 2.0)  # the same id: acknowledged, not replayed
+    assert again == v and room.state.ply == 1
+
+
+def test_out_of_turn_stale_and_illegal_moves_change_nothing() -> None:
+    room, _ = seated()
+    k = room.state.actor
+    assert k is not None
+    before = (room.version, room.state)
+    with pytest.raises(RoomError) as e:
+        room.move(1 - k, str(room.state.legal_actions()[0]), "x", room.version, 1.0)
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(RoomError) as e:
+        room.move(k, "6-6@0-0", "y", room.version, 1.0)
+    assert e.value.code == "illegal"
+    with pytest.raises(RoomError) as e:
+        room.move(k, "no such move", "z", room.version, 1.0)
+    assert e.value.code == "illegal"
+    room.move(k, str(room.state.legal_actions()[0]), "m1", room.version, 1.0)
+    k2 = room.state.actor
+    assert k2 is not None
+    with pytest.raises(RoomError) as e:  # moved from a version before the last move
+        room.move(k2, str(room.state.legal_actions()[0]), "m2", before[0], 2.0)
+    assert e.value.code == "stale"
+    assert room.take_journal()[-1][1]["id"] == "m1"
+
+
+def test_chat_does_not_make_a_move_stale() -> None:
+    room, _ = seated()
+    seen = room.version
+    room.say(None, "watcher", "w", "hello", 1.0)
+    k = room.state.actor
+    assert k is not None
+    room.move(k, str(room.state.legal_actions()[0]), "m", seen, 2.0)
+
+
+def test_nobody_moves_before_every_seat_is_taken() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    room.join("a", "Ann", 0.0, seat=0)
+    with pytest.raises(RoomError) as e:
+        room.move(0, str(room.state.legal_actions()[0]), "m", room.version, 1.0)
+    assert e.value.code == "not_started"
+    assert room.bot_turn(1.0) is None
+
+
+def test_bots_play_their_seats_and_a_late_answer_is_dropped() -> None:
+    room = open_room("t", config(seats=("greedy", "random")), 0.0)
+    assert room.status == "playing"
+    turn = room.bot_turn(1.0)
+    assert turn is not None and turn.view.seat == turn.seat
+    assert not turn.view.to_json().get("revealed")
+    answer = make_agent("greedy", 1).act(turn.view)
+    assert room.bot_move(turn, answer, 1.0)
+    assert not room.bot_move(turn, answer, 1.0)  # the room moved on
+    t = 2.0
+    while bot_step(room, t):
+        t += 1
+    assert room.over and room.status == "over"
+
+
+def test_a_match_deals_the_next_hand_when_a_player_asks() -> None:
+    room = open_room(
+        "t", config(seats=("open", "random"), match=True, options={"target_score": 300}), 0.0
+    )
+    seat, _ = room.join("a", "Ann", 0.0)
+    t = 1.0
+    while not room.state.is_over:
+        if not bot_step(room, t):
+            room.move(seat, str(room.state.legal_actions()[0]), f"m{t}", room.version, t)
+        t += 1
+    assert not room.over and room.match.needs_deal
+    with pytest.raises(RoomError):
+        room.next_hand(1, t)  # a bot does not deal
+    room.next_hand(seat, t)
+    assert len(room.match.hands) == 2 and not room.state.is_over
+
+
+# ------------------------------------------------------------------------------ time
+def test_a_player_out_of_time_has_the_bot_play_their_turn_and_gets_the_increment() -> None:
+    room, _ = seated(clock=(10.0, 2.0))
+    k = room.state.actor
+    assert k is not None
+    assert room.bot_turn(5.0) is None
+    turn = room.bot_turn(10.5)
+    assert turn is not None and turn.why == "time" and turn.seat == k
+    assert room.bot_move(turn, turn.view.legal[0], 10.5)
+    assert room.seats[k].bank == pytest.approx(2.0)  # emptied, then the increment
+
+
+def test_the_clock_spends_the_thinking_time_and_adds_the_increment() -> None:
+    room, _ = seated(clock=(60.0, 5.0))
+    k = room.state.actor
+    assert k is not None
+    room.move(k, str(room.state.legal_actions()[0]), "m", room.version, 20.0)
+    assert room.seats[k].bank == pytest.approx(45.0)
+    snap = room.snapshot(k, 30.0)
+    other = room.state.actor
+    assert other is not None and snap["seats"][other]["bank"] == pytest.approx(50.0)
+
+
+def test_an_absent_player_can_be_replaced_by_a_bot_until_they_return() -> None:
+    room, _ = seated()
+    k = room.state.actor
+    assert k is not None
+    other = 1 - k
+    room.connected(other, 0.0)
+    room.connected(k, 0.0)
+    room.disconnected(k, 1.0)
+    assert room.absent(1.0 + GRACE - 1) is None
+    with pytest.raises(RoomError):
+        room.let_bot_play(other, k, 1.0 + GRACE - 1)
+    assert room.absent(1.0 + GRACE) == k
+    with pytest.raises(RoomError):
+        room.let_bot_play(k, k, 1.0 + GRACE)  # not for yourself
+    room.let_bot_play(other, k, 1.0 + GRACE)
+    turn = room.bot_turn(40.0)
+    assert turn is not None and turn.why == "away"
+    room.connected(k, 41.0)
+    assert not room.seats[k].away_bot
+    assert room.bot_turn(41.0) is None
+
+
+def test_a_casual_table_never_times_a_player_out() -> None:
+    room, _ = seated()
+    assert room.bot_turn(10**9) is None
+
+
+# ------------------------------------------------------------------------------ chat
+def test_chat_is_kept_cleaned_and_limited() -> None:
+    room, _ = seated()
+    room.say(0, "", "k0", "  good\x07 luck  ", 1.0)
+    assert room.snapshot(None, 1.0)["chat"][-1]["text"] == "good luck"
+    with pytest.raises(RoomError):
+        room.say(0, "", "k0", "x" * (MAX_CHAT + 1), 1.0)
+    with pytest.raises(RoomError):
+        room.say(0, "", "k0", "   ", 1.0)
+    for i in range(CHAT_BURST - 1):
+        room.say(0, "", "k0", f"m{i}", 2.0)
+    with pytest.raises(RoomError) as e:
+        room.say(0, "", "k0", "too many", 3.0)
+    assert "slow down" in str(e.value)
+    room.say(1, "", "k1", "someone else may", 3.0)
+    room.say(0, "", "k0", "later it is fine", 20.0)
+
+
+# ------------------------------------------------------------------------------ restart
+def test_a_room_restored_from_its_journal_is_the_same_room() -> None:
+    room = open_room(
+        "t",
+        config("super_dominoes", seats=("open", "random", "open", "greedy"), clock=(120.0, 3.0)),
+        0.0,
+    )
+    entries = room.take_journal()
+    room.join("a", "Ann", 1.0)
+    room.join("b", "Bob", 1.0)
+    code = room.claim_code(2)
+    assert code is not None
+    room.claim("b2", code, 1.5)
+    t = 2.0
+    rng = random.Random(3)
+    while not room.state.is_over and t < 400:
+        if not bot_step(room, t):
+            k = room.state.actor
+            assert k is not None
+            room.move(k, str(rng.choice(room.state.legal_actions())), f"m{t}", room.version, t)
+        if t == 5.0:
+            room.say(0, "", "k", "hi", t)
+        entries += room.take_journal()
+        t += 1.5
+    again = replay_of(room, entries)
+    for seat in (None, 0, 2):
+        assert again.snapshot(seat, t) == room.snapshot(seat, t)
+    assert again.version == room.version == len(entries)
+    assert [s.bank for s in again.seats] == [s.bank for s in room.seats]
+    assert again.seat_of_owner("b2") == 2
+
+
+def test_a_journal_with_a_gap_is_refused() -> None:
+    room, _ = seated()
+    entries = room.take_journal()
+    with pytest.raises(ValueError):
+        restore("t", room.config, entries[1:])
+
+
+# ------------------------------------------------------------------------------ hidden information
+def _tiles(data: Any) -> set[str]:
+    return set(TILE.findall(json.dumps(data)))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([g.name for g in all_games()]), st.integers(0, 2**32), st.data())
+def test_no_snapshot_holds_a_tile_its_seat_may_not_know(game: str, seed: int, data: Any) -> None:
+    g = get_game(game)
+    low, high = g.player_range(g.make_options())
+    players = data.draw(st.integers(low, min(high, 4)))
+    room = open_room("t", config(game, seats=("random",) * players, seed=seed), 0.0)
+    rng = random.Random(seed)
+    t = 1.0
+    while not room.state.is_over:
+        turn = room.bot_turn(t)
+        assert turn is not None
+        room.bot_move(turn, rng.choice(turn.view.legal), t)
+        t += 1
+        if rng.random() < 0.3 or room.state.is_over:
+            for seat in [None, *range(players)]:
+                snap = room.snapshot(seat, t)
+                allowed = _tiles(view(room.state, seat).to_json())
+                assert snap["view"] == view(room.state, seat).to_json()
+                assert _tiles(snap) <= allowed
+                if not room.state.is_over:
+                    for other in range(players):
+                        if other != seat:
+                            hidden = set(map(str, view(room.state, other).hand))
+                            unseen = hidden - allowed
+                            assert not unseen & _tiles(snap)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([g.name for g in all_games()]), st.integers(0, 2**32))
+def test_the_moves_sent_say_where_each_legal_action_goes(game: str, seed: int) -> None:
+    g = get_game(game)
+    low, _ = g.player_range(g.make_options())
+    room = open_room("t", config(game, seats=("random",) * low, seed=seed), 0.0)
+    rng = random.Random(seed)
+    t = 1.0
+    kinds: set[str] = set()
+    attached = False  # whether any legal action put a tile against another (notation ``@``)
+    while not room.state.is_over:
+        actor = room.state.actor
+        snap = room.snapshot(actor, t)
+        v = snap["view"]
+        assert [m["action"] for m in snap["moves"]] == v["legal"]
+        attached = attached or any("@" in a for a in v["legal"])
+        ends = {(e["anchor"], e["slot"]): e for e in v["layout"].get("ends", [])}
+        for m in snap["moves"]:
+            kinds.add(m["kind"])
+            if m["kind"] == "attach":
+                end = ends[tuple(m["end"])]
+                assert m["action"] in end["actions"]
+                assert m["tile"] in v["hand"]
+            elif m["kind"] == "place":
+                (r1, c1), (r2, c2) = m["cells"]
+                assert abs(r1 - r2) + abs(c1 - c2) == 1
+                assert sorted(m["pips"]) == sorted(int(x) for x in m["tile"].split("-"))
+            else:
+                assert m["end"] is None and m["cells"] is None
+        turn = room.bot_turn(t)
+        assert turn is not None
+        room.bot_move(turn, rng.choice(turn.view.legal), t)
+        t += 1
+    # a hand where nothing ever fits after the lead is possible, and must then have no attach
+    assert bool(kinds & {"attach", "place"}) == attached

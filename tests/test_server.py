@@ -1,0 +1,352 @@
+"""The web app through its HTTP API and WebSockets (Starlette's test client, no browser).
+
+A hand against bots from the first request to the kept replay; two players; spectators see
+no hand; every malformed, stale, illegal or out-of-turn message gets one error and changes
+nothing; a reconnection and a resent move lose nothing; a restarted server has every table
+where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from bonepile.record import read_record
+from bonepile.server.app import Settings, create_app
+from bonepile.server.hub import Hub
+from bonepile.server.store import Store
+from bonepile.view import view
+
+TILE = re.compile(r'"(\d{1,2}-\d{1,2})"')
+
+
+def make_client(db: Path) -> TestClient:
+    store = Store(f"sqlite:///{db}")
+    hub = Hub(store, executor=ThreadPoolExecutor(2), bot_pace=0.0)
+    app = create_app(Settings(database="unused", secret="test-secret"), hub=hub)
+    return TestClient(app)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path / "db.sqlite") as c:
+        yield c
+
+
+def receive_state(ws: Any, until: Any = None, limit: int = 400) -> dict[str, Any]:
+    """The next state message (skipping others), or the first that satisfies ``until``."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] == "state" and (until is None or until(msg)):
+            return msg
+    raise AssertionError("no such state came")
+
+
+def my_turn_or_over(msg: dict[str, Any]) -> bool:
+    return bool(msg["view"]["legal"]) or msg["status"] == "over"
+
+
+def play_to_the_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
+    msg = first
+    n = 0
+    while msg["status"] != "over":
+        if not msg["view"]["legal"]:
+            msg = receive_state(ws, my_turn_or_over)
+            continue
+        n += 1
+        ws.send_json(
+            {"type": "move", "id": f"m{n}", "v": msg["v"], "action": msg["view"]["legal"][-1]}
+        )
+        newer: dict[str, Any] | None = None
+        while True:
+            reply = ws.receive_json()
+            if reply["type"] == "ack":
+                assert reply["id"] == f"m{n}"
+                break
+            assert reply["type"] == "state", reply
+            newer = reply
+        # the state after the move comes before its ack; it may already be our turn again
+        # (an extra turn) or the end
+        if newer is not None and newer["v"] > msg["v"] and my_turn_or_over(newer):
+            msg = newer
+        else:
+            msg = receive_state(ws, my_turn_or_over)
+    return msg
+
+
+def new_table(
+    client: TestClient, game: str = "block", seats: list[str] | None = None, **kw: Any
+) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": game, "seats": seats or ["me", "greedy"], **kw})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+# ------------------------------------------------------------------------------ a whole hand
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("block", ["me", "greedy"]),
+        ("super_dominoes", ["me", "random", "random", "random"]),
+        ("doubles", ["me", "random", "random"]),
+        ("double_double", ["me", "random"]),
+        ("draw", ["random", "me"]),
+    ],
+)
+def test_a_hand_against_bots_from_the_first_request_to_the_replay(
+    client: TestClient, game: str, seats: list[str]
+) -> None:
+    t = new_table(client, game, seats)
+    assert t["seat"] == seats.index("me") and t["token"]
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
+        first = receive_state(ws)
+        assert first["you"] == t["seat"] and first["claim"] and first["scene"]["tiles"] is not None
+        last = play_to_the_end(ws, first)
+    assert last["view"]["result"] is not None and last["view"]["revealed"]
+    games = client.get("/api/replays", params={"table": t["id"]}).json()
+    assert len(games) == 1 and games[0]["game"] == game
+    replay = client.get(f"/api/replays/{games[0]['id']}").json()
+    frames = replay["frames"]
+    assert frames[-1]["result"] == last["view"]["result"]
+    assert all(len(f["hands"]) == len(seats) for f in frames)
+    record = client.get(f"/api/replays/{games[0]['id']}/record")
+    assert "attachment" in record.headers["content-disposition"]
+    state = read_record(record.text)
+    assert state.result is not None and state.result.to_json() == last["view"]["result"]
+    ply = next(i for i, f in enumerate(frames) if f["actor"] is not None and i > 0)
+    advice = client.get(
+        f"/api/replays/{games[0]['id']}/analysis", params={"ply": ply, "level": "easy"}
+    ).json()
+    assert advice["seat"] == frames[ply]["actor"] and advice["moves"]
+    assert all(0 <= m["win"] <= 1 for m in advice["moves"])
+    for bad in ({"ply": len(frames) + 5}, {"ply": ply, "level": "godlike"}):
+        r = client.get(f"/api/replays/{games[0]['id']}/analysis", params=bad)
+        assert r.status_code == 400 and r.json()["message"], r.text
+
+
+def test_a_spectator_sees_no_hand_until_the_end(client: TestClient) -> None:
+    t = new_table(client, "block", ["random", "random"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello"})
+        msg = receive_state(ws)
+        while msg["status"] != "over":
+            assert msg["you"] is None and msg["view"]["hand"] == [] and msg["claim"] is None
+            assert not msg["view"]["revealed"]
+            layout = {x for x in TILE.findall(json.dumps(msg["view"]["layout"]))}
+            history = set(TILE.findall(json.dumps(msg["view"]["history"])))
+            assert set(TILE.findall(json.dumps(msg))) <= layout | history
+            msg = receive_state(ws)
+        assert len(msg["view"]["revealed"]) == 2
+
+
+# ------------------------------------------------------------------------------ two people
+def browser(client: TestClient) -> dict[str, str]:
+    return dict(client.cookies)
+
+
+def as_browser(client: TestClient, jar: dict[str, str]) -> None:
+    client.cookies.clear()
+    for k, v in jar.items():
+        client.cookies.set(k, v)
+
+
+def test_two_players_join_by_link_and_a_third_watches(client: TestClient) -> None:
+    t = new_table(client, "block", ["me", "open"], name="Ann")
+    ann = browser(client)
+    client.cookies.clear()
+    info = client.get(f"/api/tables/{t['id']}").json()
+    assert info["seat"] is None and info["free"] == 1 and info["status"] == "open"
+    bob = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    assert bob["seat"] == 1
+    bob_jar = browser(client)
+    client.cookies.clear()
+    full = client.post(f"/api/tables/{t['id']}/join", json={"name": "Cy"})
+    assert full.status_code == 409 and "watch" in full.json()["message"]
+    as_browser(client, bob_jar)
+    again = client.get(f"/api/tables/{t['id']}").json()  # a reload: the seat comes back
+    assert again["seat"] == 1 and again["token"]
+    as_browser(client, ann)
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}") as wa,
+        client.websocket_connect(f"/ws/table/{t['id']}") as wb,
+    ):
+        wa.send_json({"type": "hello", "token": t["token"]})
+        wb.send_json({"type": "hello", "token": again["token"]})
+        sa, sb = receive_state(wa), receive_state(wb)
+        assert sa["you"] == 0 and sb["you"] == 1 and sa["status"] == "playing"
+        assert set(sa["view"]["hand"]).isdisjoint(TILE.findall(json.dumps(sb)))
+        wa.send_json({"type": "chat", "text": "good luck"})
+        said = receive_state(wb, lambda m: bool(m["chat"]))
+        assert said["chat"][-1]["name"] == "Ann" and said["chat"][-1]["text"] == "good luck"
+
+
+def test_a_claim_code_brings_a_player_back_on_another_browser(client: TestClient) -> None:
+    t = new_table(client, "block", ["me", "open"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        code = receive_state(ws)["claim"]
+    client.cookies.clear()
+    assert client.post(f"/api/tables/{t['id']}/claim", json={"code": "ZZZZZZ"}).status_code == 400
+    got = client.post(f"/api/tables/{t['id']}/claim", json={"code": code}).json()
+    assert got["seat"] == 0
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})  # the old token no longer works
+        assert ws.receive_json()["code"] == "token"
+
+
+# ------------------------------------------------------------------------------ bad input
+def test_bad_messages_get_one_error_and_change_nothing(client: TestClient) -> None:
+    t = new_table(client, "block", ["me", "open"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        start = receive_state(ws)
+        v = start["v"]
+        for bad in [
+            "not json",
+            "[1,2]",
+            json.dumps({"type": "fly"}),
+            json.dumps({"type": "move", "id": "", "v": 0, "action": "x"}),
+            json.dumps({"type": "move", "id": "a", "v": 0, "action": "1-1", "x": 1}),
+            json.dumps({"type": "chat", "text": "x" * 5000}),
+            "{" * 5000,
+        ]:
+            ws.send_text(bad)
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["message"] and "Traceback" not in err["message"]
+        ws.send_json({"type": "move", "id": "early", "v": v, "action": "6-6"})
+        err = ws.receive_json()
+        assert err["code"] == "not_started"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong", "v": v}
+
+
+def test_stale_illegal_and_out_of_turn_moves_are_refused_and_the_state_resent(
+    client: TestClient,
+) -> None:
+    t = new_table(client, "block", ["me", "open"])
+    client.cookies.clear()
+    bob = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}") as wa,
+        client.websocket_connect(f"/ws/table/{t['id']}") as wb,
+    ):
+        wa.send_json({"type": "hello", "token": t["token"]})
+        wb.send_json({"type": "hello", "token": bob["token"]})
+        sa, sb = receive_state(wa), receive_state(wb)
+        mover, waiter, s = (wa, wb, sa) if sa["view"]["legal"] else (wb, wa, sb)
+        idle = sb if mover is wa else sa
+        waiter.send_json(
+            {"type": "move", "id": "w", "v": idle["v"], "action": s["view"]["legal"][0]}
+        )
+        assert waiter.receive_json()["code"] == "not_your_turn"
+        receive_state(waiter)
+        mover.send_json({"type": "move", "id": "i", "v": s["v"], "action": "0-0@6-6"})
+        assert mover.receive_json()["code"] == "illegal"
+        assert receive_state(mover)["v"] == s["v"]
+        mover.send_json({"type": "move", "id": "ok", "v": s["v"], "action": s["view"]["legal"][0]})
+        after = receive_state(mover)
+        assert mover.receive_json() == {"type": "ack", "id": "ok", "v": after["v"]}
+        mover.send_json({"type": "move", "id": "ok", "v": s["v"], "action": s["view"]["legal"][0]})
+        assert mover.receive_json() == {"type": "ack", "id": "ok", "v": after["v"]}  # resent
+        nxt = receive_state(waiter, lambda m: m["v"] == after["v"])
+        if nxt["view"]["legal"]:
+            waiter.send_json(
+                {"type": "move", "id": "late", "v": s["v"], "action": nxt["view"]["legal"][0]}
+            )
+            assert waiter.receive_json()["code"] == "stale"
+
+
+def test_a_table_made_over_http_cannot_seat_a_program(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "block", "seats": ["me", "external:/bin/sh"]})
+    assert r.status_code == 400 and "bots" in r.json()["message"]
+    for bad in [
+        {"game": "chess", "seats": ["me", "open"]},
+        {"game": "block", "seats": ["me"] * 9},
+        {"game": "block", "seats": ["me", "open"], "options": {"max_pip": "x"}},
+        {"game": "block", "seats": ["me", "me"]},
+    ]:
+        r = client.post("/api/tables", json=bad)
+        assert r.status_code == 400, r.text
+        assert r.json()["message"]
+    assert client.get("/api/lobby").json() == []
+
+
+# ------------------------------------------------------------------------------ reconnection
+def test_a_dropped_client_comes_back_to_the_game_as_it_stands(client: TestClient) -> None:
+    t = new_table(client, "block", ["me", "greedy"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        msg = receive_state(ws, my_turn_or_over)
+        ws.send_json({"type": "move", "id": "a1", "v": msg["v"], "action": msg["view"]["legal"][0]})
+    time.sleep(0.3)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"], "since": msg["v"]})
+        back = receive_state(ws)
+        assert back["v"] > msg["v"] and back["you"] == 0
+        ws.send_json({"type": "move", "id": "a1", "v": msg["v"], "action": msg["view"]["legal"][0]})
+        ack = ws.receive_json()
+        assert ack["type"] == "ack" and ack["id"] == "a1"
+        ws.send_json({"type": "resize", "width": 40})
+        again = receive_state(ws)
+
+    def mine(m: dict[str, Any]) -> int:
+        return sum(h["seat"] == 0 for h in m["view"]["history"])
+
+    # the move made before the drop is there, and the resent copy was not played again
+    assert mine(back) == mine(msg) + 1 and mine(again) == mine(back)
+
+
+def test_a_restarted_server_has_every_table_where_it_was(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    with make_client(db) as c:
+        t = new_table(c, "super_dominoes", ["me", "random", "open", "random"])
+        with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ws.send_json({"type": "hello", "token": t["token"]})
+            before = receive_state(ws)
+        jar = browser(c)
+    with make_client(db) as c:
+        as_browser(c, jar)
+        info = c.get(f"/api/tables/{t['id']}").json()
+        assert info["seat"] == 0 and info["status"] == "open"
+        with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ws.send_json({"type": "hello", "token": info["token"]})
+            after = receive_state(ws)
+        assert after["view"] == before["view"]
+        assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]]
+        assert [x["id"] for x in c.get("/api/lobby").json()] == [t["id"]]
+
+
+def test_the_game_catalogue_and_rules_pages() -> None:
+    from bonepile.server.catalogue import catalogue, rules_html
+
+    names = [g["name"] for g in catalogue()]
+    assert names and "super_dominoes" in names
+    for g in catalogue():
+        assert g["options"] and all(o["help"] for o in g["options"])
+        page = rules_html(g["name"])
+        assert "<h" in page["html"] and "<script" not in page["html"]
+
+
+def test_views_sent_are_views(client: TestClient) -> None:
+    from bonepile.server.hub import Hub as _Hub
+
+    hub: _Hub = client.app.state.hub  # type: ignore[attr-defined]
+    t = new_table(client, "doubles", ["me", "random"])
+    room = hub.tables[t["id"]].room
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        msg = receive_state(ws)
+        assert msg["view"] == view(room.state, 0).to_json() or msg["v"] < room.version

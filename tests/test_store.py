@@ -1,0 +1,193 @@
+"""The server's storage on SQLite and on PostgreSQL: journals, games, conflicts, restarts.
+
+PostgreSQL is the machine's server at 127.0.0.1:5432 (database ``test``), each test in a fresh
+schema; the tests skip it, saying so, when it is unreachable, unless BONEPILE_REQUIRE_POSTGRES=1.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from sqlalchemy import create_engine, text
+
+from bonepile.server.store import (
+    Store,
+    StoredGame,
+    StoreError,
+    VersionConflict,
+    engine_url,
+    metadata,
+)
+
+PG = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_or_skip() -> None:
+    try:
+        engine = create_engine(engine_url(PG), connect_args={"connect_timeout": 3})
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as e:
+        if os.environ.get("BONEPILE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL at 127.0.0.1:5432 is required and not reachable: {e}")
+        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is not reachable: {str(e).splitlines()[0]}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[type[Store] | object]:
+    """A factory of stores on one database (call it twice: two servers on the same data)."""
+    made: list[Store] = []
+    if request.param == "sqlite":
+        url, schema = f"sqlite:///{tmp_path / 'data' / 'bonepile.db'}", None
+    else:
+        _postgres_or_skip()
+        url, schema = PG, "t_" + secrets.token_hex(6)
+
+    def make() -> Store:
+        s = Store(url, schema=schema)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
+    if schema is not None:
+        engine = create_engine(engine_url(PG))
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def game(n: int, table: str = "t1", finished: float = 0.0) -> StoredGame:
+    return StoredGame(
+        id=f"{table}-{n}",
+        table_id=table,
+        hand=n,
+        game="block",
+        players=2,
+        names=["Zoë", "Bot ☺"],
+        finished=finished or float(n),
+        summary={"result": {"winner": 0, "points": [12, 0]}, "x": 0.1},
+        record='{"game": "block"}',
+    )
+
+
+def test_a_journal_round_trips_in_batches(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    s.create_table("t1", {"game": "block", "seed": 2**62 + 1, "name": "Ünï"}, 1.5)
+    s.append("t1", [(1, {"type": "start"})], 2.0)
+    s.append(
+        "t1", [(2, {"type": "move", "action": "6-6"}), (3, {"type": "chat", "text": "hé 🀄"})], 3.0
+    )
+    got = s.table("t1")
+    assert got is not None
+    assert got.config == {"game": "block", "seed": 2**62 + 1, "name": "Ünï"}
+    assert got.status == "open" and got.created == 1.5 and got.updated == 3.0
+    assert got.entries == [
+        (1, {"type": "start"}),
+        (2, {"type": "move", "action": "6-6"}),
+        (3, {"type": "chat", "text": "hé 🀄"}),
+    ]
+    assert s.table("nope") is None
+
+
+def test_a_version_stored_already_or_a_gap_is_a_conflict_and_writes_nothing(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    s.create_table("t1", {}, 0)
+    s.append("t1", [(1, {"a": 1}), (2, {"a": 2})], 1)
+    for bad in ([(2, {"b": 1}), (3, {"b": 2})], [(4, {"b": 1})], [(3, {}), (5, {})], [(0, {})]):
+        with pytest.raises(VersionConflict):
+            s.append("t1", bad, 2)
+    got = s.table("t1")
+    assert got is not None and got.entries == [(1, {"a": 1}), (2, {"a": 2})]
+
+
+def test_tables_by_status_newest_first(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    for i, status in enumerate(["open", "playing", "over", "playing"]):
+        s.create_table(f"t{i}", {"i": i}, float(i))
+        s.set_status(f"t{i}", status, float(10 + i))
+    assert [t.id for t in s.tables(("open", "playing"))] == ["t3", "t1", "t0"]
+    assert [t.id for t in s.tables(("over",))] == ["t2"]
+    assert len(s.tables(("open", "playing"), limit=2)) == 2
+
+
+def test_games_are_kept_once_and_paged(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    for n in range(1, 8):
+        s.add_game(game(n, "t1" if n % 2 else "t2"))
+    s.add_game(game(1))
+    assert [g.hand for g in s.games(3)] == [7, 6, 5]
+    assert [g.hand for g in s.games(3, before=5.0)] == [4, 3, 2]
+    assert [g.hand for g in s.games(10, table_id="t2")] == [6, 4, 2]
+    assert s.game("t1-3") == game(3)
+    assert s.game("t1-99") is None
+
+
+def test_concurrent_appends_store_each_version_once(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    s.create_table("t1", {}, 0)
+    won: list[int] = []
+
+    def writer(k: int) -> None:
+        for v in range(1, 21):
+            try:
+                s.append("t1", [(v, {"writer": k})], 0)
+                won.append(v)
+            except VersionConflict:
+                pass
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    got = s.table("t1")
+    assert got is not None
+    assert [v for v, _ in got.entries] == list(range(1, 21))
+    assert sorted(won) == list(range(1, 21))
+
+
+def test_two_servers_on_one_database_and_a_restart_keep_everything(make_store) -> None:  # type: ignore[no-untyped-def]
+    a, b = make_store(), make_store()
+    a.create_table("t1", {}, 0)
+    a.append("t1", [(1, {"by": "a"})], 1)
+    b.append("t1", [(2, {"by": "b"})], 2)
+    with pytest.raises(VersionConflict):
+        a.append("t1", [(2, {"by": "a"})], 3)
+    a.add_game(game(1))
+    a.close()
+    again = make_store()
+    got = again.table("t1")
+    assert got is not None and got.entries == [(1, {"by": "a"}), (2, {"by": "b"})]
+    assert again.game("t1-1") == game(1)
+
+
+def test_the_migrations_build_exactly_the_models(make_store) -> None:  # type: ignore[no-untyped-def]
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    s = make_store()
+    with s.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diff == []
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=r"cannot open the database postgresql://u@127\.0\.0\.1:1/x"):
+        Store("postgresql://u@127.0.0.1:1/x")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot open the database"):
+        Store(f"sqlite:///{blocker / 'sub' / 'bonepile.db'}")
+    with pytest.raises(StoreError, match="unsupported database URL"):
+        Store("mysql://x/y")
