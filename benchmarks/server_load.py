@@ -9,6 +9,10 @@ state it made: p50, p95, p99 in ms) and the server's memory per table (resident 
 divided by N), as one JSON object on stdout. Every hand that ends is followed by a rematch, so
 the load stays steady. Traffic goes to 127.0.0.1 only and each run is bounded in time.
 
+Each count runs twice by default, side by side: clients that take each state after the first as
+a patch (``--states patches``, what the browser does) and clients that take whole states
+(``--states whole``).
+
 Run: ``.venv/bin/python benchmarks/server_load.py [--tables 50,100,250,500] [--seconds 20]``.
 """
 
@@ -31,6 +35,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from bonepile.server.patch import apply
 
 BONEPILE = Path(sys.executable).with_name("bonepile")
 
@@ -70,12 +76,20 @@ class Stats:
 
 
 async def player(
-    base: str, table: str, token: str, stats: Stats, think: float, stop: Stop, dealer: bool
+    base: str,
+    table: str,
+    token: str,
+    stats: Stats,
+    think: float,
+    stop: Stop,
+    dealer: bool,
+    patches: bool,
 ) -> None:
     rng = random.Random()
     async with websockets.connect(f"{base}/ws/table/{table}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "hello", "token": token, "patches": patches}))
         n = 0
+        doc: dict[str, Any] = {}
         while time.monotonic() < stop.at:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=stop.wait())
@@ -85,7 +99,11 @@ async def player(
             if msg["type"] == "error":
                 stats.errors.append(msg["code"])
                 continue
-            if msg["type"] != "state":
+            if msg["type"] == "patch":  # as the browser does
+                msg = doc = apply(doc, msg["ops"])
+            elif msg["type"] == "state":
+                doc = msg
+            else:
                 continue
             sent = stats.sent.pop((table, msg["v"]), None)
             if sent is not None:
@@ -113,18 +131,24 @@ async def player(
             )
 
 
-async def spectator(base: str, table: str, stop: Stop) -> None:
+async def spectator(base: str, table: str, stop: Stop, patches: bool) -> None:
     async with websockets.connect(f"{base}/ws/table/{table}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "patches": patches}))
+        doc: dict[str, Any] = {}
         while time.monotonic() < stop.at:
             try:
-                await asyncio.wait_for(ws.recv(), timeout=stop.wait())
+                raw = await asyncio.wait_for(ws.recv(), timeout=stop.wait())
             except TimeoutError:
                 continue
+            msg = json.loads(raw)
+            if msg["type"] == "patch":
+                doc = apply(doc, msg["ops"])
+            elif msg["type"] == "state":
+                doc = msg
 
 
 async def one_table(
-    base: str, http: httpx.AsyncClient, stats: Stats, think: float, stop: Stop
+    base: str, http: httpx.AsyncClient, stats: Stats, think: float, stop: Stop, patches: bool
 ) -> None:
     r = await http.post(
         f"{base}/api/tables",
@@ -144,14 +168,14 @@ async def one_table(
     ws_base = base.replace("http://", "ws://")
     stats.ready += 1
     await asyncio.gather(
-        player(ws_base, t["id"], t["token"], stats, think, stop, True),
-        player(ws_base, t["id"], b["token"], stats, think, stop, False),
-        spectator(ws_base, t["id"], stop),
+        player(ws_base, t["id"], t["token"], stats, think, stop, True, patches),
+        player(ws_base, t["id"], b["token"], stats, think, stop, False, patches),
+        spectator(ws_base, t["id"], stop, patches),
     )
 
 
 async def run_load(
-    base: str, tables: int, seconds: float, think: float, pid: int
+    base: str, tables: int, seconds: float, think: float, pid: int, patches: bool
 ) -> dict[str, Any]:
     stats = Stats()
     before = rss_kb(pid)
@@ -159,7 +183,8 @@ async def run_load(
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         tasks = [
-            asyncio.create_task(one_table(base, http, stats, think, stop)) for _ in range(tables)
+            asyncio.create_task(one_table(base, http, stats, think, stop, patches))
+            for _ in range(tables)
         ]
         # measure only once every table is set up and playing (setting up hundreds of tables
         # loads the server far more than playing them)
@@ -178,6 +203,7 @@ async def run_load(
 
     return {
         "tables": tables,
+        "states": "patches" if patches else "whole",
         "moves_per_s": round((stats.moves - moves0) / elapsed, 1),
         "latency_ms": {
             "p50": pct(0.50),
@@ -196,12 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", default="50,100,250,500")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument(
+        "--states",
+        default="patches,whole",
+        help="how clients take states: patches (as the browser does), whole, or both",
+    )
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
+    modes = [m.strip() for m in args.states.split(",") if m.strip()]
+    if not modes or set(modes) - {"patches", "whole"}:
+        parser.error("--states: patches, whole or both")
     if not counts or min(counts) < 1 or max(counts) > 2000 or not 1 <= args.seconds <= 600:
         parser.error("--tables: 1..2000 each; --seconds: 1..600")
     out: dict[str, Any] = {"think_s": args.think, "seconds": args.seconds, "runs": []}
-    for n in counts:
+    for n, mode in [(n, m) for n in counts for m in modes]:
         port = free_port()
         with tempfile.TemporaryDirectory() as data, open(Path(data) / "log", "wb") as log:
             # the server's log goes to a file: a pipe nobody reads would fill and stall it
@@ -218,15 +252,15 @@ def main(argv: list[str] | None = None) -> int:
                             break
                     time.sleep(0.1)
                 out["runs"].append(
-                    asyncio.run(run_load(base, n, args.seconds, args.think, server.pid))
+                    asyncio.run(
+                        run_load(base, n, args.seconds, args.think, server.pid, mode == "patches")
+                    )
                 )
             finally:
                 server.terminate()
                 server.wait(10)
             text = (Path(data) / "log").read_text(errors="replace")
             out["runs"][-1]["server_tracebacks"] = text.count("Traceback")
-            if True:
-                Path("/tmp/bonepile-load.log").write_text(text)
         print(json.dumps(out["runs"][-1]), file=sys.stderr, flush=True)
     out["cpu_count"] = os.cpu_count()
     print(json.dumps(out, indent=1))

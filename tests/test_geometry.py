@@ -206,3 +206,28 @@ def test_an_empty_table_and_every_game_serialise() -> None:
         data = scene(view(s, None).layout, width=30).to_json()
         assert set(data) == {"family", "width", "box", "tiles", "ends"}
         assert data["tiles"] == [] or g.name == "double_double"
+
+
+def _overlapping(ends: tuple[EndBox, ...]) -> list[tuple[EndBox, EndBox]]:
+    return [
+        (a, b)
+        for i, a in enumerate(ends)
+        for b in ends[i + 1 :]
+        if a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+    ]
+
+
+def test_open_ends_of_a_crowded_doubles_tree_do_not_cover_each_other() -> None:
+    """Two tap targets on top of each other would leave one of them unreachable: in this
+    four-player Doubles hand (which used to put ends on ends from its tenth move on) every end
+    finds a place of its own."""
+    s = get_game("doubles").new(4, seed=0)
+    rng = random.Random(0)
+    ply = 0
+    while not s.is_over and ply <= 18:
+        if ply >= 9:
+            ends = scene(view(s, 0).layout, width=40).ends
+            assert len(ends) >= 3 and not _overlapping(ends), (ply, _overlapping(ends))
+        s = s.apply(rng.choice(s.legal_actions()))
+        ply += 1
+    assert ply > 18

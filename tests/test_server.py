@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 from bonepile.record import read_record
 from bonepile.server.app import Settings, create_app
 from bonepile.server.hub import Hub
+from bonepile.server.patch import apply
 from bonepile.server.store import Store
 from bonepile.view import view
 
@@ -284,6 +285,44 @@ def test_a_table_made_over_http_cannot_seat_a_program(client: TestClient) -> Non
     assert client.get("/api/lobby").json() == []
 
 
+# ------------------------------------------------------------------------------ patches
+class Patched:
+    """A socket of a client that takes patches, as the browser does: it hands on whole states."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws, self.doc, self.seq, self.patches = ws, None, 0, 0
+
+    def send_json(self, msg: dict[str, Any]) -> None:
+        self.ws.send_json(msg)
+
+    def receive_json(self) -> dict[str, Any]:
+        msg: dict[str, Any] = self.ws.receive_json()
+        if msg["type"] == "patch":
+            assert self.doc is not None and msg["base"] == self.seq, msg
+            self.patches += 1
+            msg = {**apply(self.doc, msg["ops"]), "seq": msg["seq"]}
+        if msg["type"] == "state":
+            self.doc, self.seq = msg, msg["seq"]
+        return msg
+
+
+def test_a_client_that_takes_patches_plays_a_hand_and_sees_what_the_others_see(
+    client: TestClient,
+) -> None:
+    t = new_table(client, "super_dominoes", ["me", "random", "random", "random"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as raw:
+        ws = Patched(raw)
+        ws.send_json({"type": "hello", "token": t["token"], "patches": True})
+        last = play_to_the_end(ws, receive_state(ws))
+        assert ws.patches > 10
+        with client.websocket_connect(f"/ws/table/{t['id']}") as other:
+            other.send_json({"type": "hello", "token": t["token"]})  # whole states
+            whole = receive_state(other)
+    assert whole["type"] == "state" and whole["v"] == last["v"]
+    for key in ("view", "scene", "moves", "status", "totals", "hands", "chat"):
+        assert whole[key] == last[key], key
+
+
 # ------------------------------------------------------------------------------ reconnection
 def test_a_dropped_client_comes_back_to_the_game_as_it_stands(client: TestClient) -> None:
     t = new_table(client, "block", ["me", "greedy"])
@@ -327,6 +366,28 @@ def test_a_restarted_server_has_every_table_where_it_was(tmp_path: Path) -> None
         assert after["view"] == before["view"]
         assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]]
         assert [x["id"] for x in c.get("/api/lobby").json()] == [t["id"]]
+
+
+def test_the_lobby_socket_lists_tables_as_they_open_and_fill(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby") as lobby:
+        assert lobby.receive_json() == {"type": "lobby", "tables": []}
+        tables = [new_table(client, "block", ["me", "open"]) for _ in range(3)]
+        for _ in range(10):
+            got = lobby.receive_json()
+            assert got["type"] == "lobby"
+            if len(got["tables"]) == 3:
+                break
+        assert {x["id"] for x in got["tables"]} == {t["id"] for t in tables}
+        assert all(x["status"] == "open" and x["free"] == 1 for x in got["tables"])
+        client.cookies.clear()  # someone else
+        r = client.post(f"/api/tables/{tables[0]['id']}/join", json={"name": "B"})
+        assert r.status_code == 200, r.text
+        for _ in range(20):  # the table that filled up shows as playing
+            got = lobby.receive_json()
+            row = next(x for x in got["tables"] if x["id"] == tables[0]["id"])
+            if row["status"] == "playing":
+                break
+        assert row["status"] == "playing" and row["free"] == 0
 
 
 def test_the_game_catalogue_and_rules_pages() -> None:

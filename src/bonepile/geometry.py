@@ -342,10 +342,29 @@ def _nearest_free(
     return (x, y + 1000.0, w, h)  # pragma: no cover - a table is never that crowded
 
 
-def _end_box(e: Any, parent: _Laid, used: set[int], grid: _Grid) -> tuple[EndBox, int]:
-    """Where a tile played on the open end ``e`` would go (free of tiles when possible)."""
+def _inner_half(
+    box: tuple[float, float, float, float], going: str
+) -> tuple[float, float, float, float]:
+    """The half of ``box`` (a tile going ``going``) that touches the tile it hangs from."""
+    x, y, w, h = box
+    if going == "e":
+        return (x, y, w / 2, h)
+    if going == "w":
+        return (x + w / 2, y, w / 2, h)
+    if going == "s":
+        return (x, y, w, h / 2)
+    return (x, y + h / 2, w, h / 2)
+
+
+def _end_box(
+    e: Any, parent: _Laid, used: set[int], grid: _Grid, taken: _Grid
+) -> tuple[EndBox, int]:
+    """Where a tile played on the open end ``e`` would go: free of tiles and of the ends
+    already placed (``taken``) when possible; else free of those ends (over a tile: the end is
+    drawn on top and can still be tapped); else only its half next to the tile, free of those
+    ends; else inside the width."""
     first: tuple[tuple[float, float, float, float], str, int] | None = None
-    inside = None
+    apart = half = inside = None
     for k, exit_ in _choices(parent, e.slot, used):
         d = exit_[2]
         for bend in (None, LEFT[d], RIGHT[d]):
@@ -354,9 +373,15 @@ def _end_box(e: Any, parent: _Laid, used: set[int], grid: _Grid) -> tuple[EndBox
                 first = (box, bend or d, k)
             if inside is None and box[0] >= 0 and box[0] + box[2] <= grid.width:
                 inside = (box, bend or d, k)
-            if grid.fits(*box):
-                return EndBox(e.anchor, e.slot, e.value, *box, bend or d), k
-    first = inside or first
+            if taken.fits(*box):
+                if grid.fits(*box):
+                    return EndBox(e.anchor, e.slot, e.value, *box, bend or d), k
+                if apart is None:
+                    apart = (box, bend or d, k)
+            inner = _inner_half(box, bend or d)
+            if half is None and taken.fits(*inner):
+                half = (inner, bend or d, k)
+    first = apart or half or inside or first
     if first is None:  # pragma: no cover - an open end always has an exit
         raise ValueError("an open end with no way out")
     box, d, k = first
@@ -378,9 +403,11 @@ def scene(layout: Layout | BoardLayout, *, width: int = 40) -> Scene:
     assert got is not None
     boxes, laid, used, grid = got
     ends = []
+    taken = _Grid(grid.width)  # the ends placed so far: two ends never share a tap target
     for e in layout.ends:
-        end, key = _end_box(e, laid[e.anchor], used[e.anchor], grid)
+        end, key = _end_box(e, laid[e.anchor], used[e.anchor], grid, taken)
         used[e.anchor].add(key)
+        taken.take(end.x, end.y, end.w, end.h)
         ends.append(end)
     return Scene(layout.family, fold, _bounds(boxes, ends), tuple(boxes), tuple(ends))
 

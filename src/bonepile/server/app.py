@@ -270,7 +270,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
                 hello = parse_client(raw)
                 if not isinstance(hello, Hello):
                     raise ProtocolError("the first message is a hello")
-                conn = await hub.connect(table_id, hello.token, send, hello.width)
+                conn = await hub.connect(
+                    table_id, hello.token, send, hello.width, patches=hello.patches
+                )
             except (BonepileError, TimeoutError) as e:
                 code = getattr(e, "code", "hello")
                 await send({"type": "error", "code": code, "message": str(e) or "no hello"})

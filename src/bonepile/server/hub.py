@@ -27,6 +27,7 @@ from bonepile.geometry import scene
 from bonepile.record import dump_record
 from bonepile.seeds import random_seed
 from bonepile.server.catalogue import BOT_SPECS
+from bonepile.server.patch import diff
 from bonepile.server.room import (
     BotTurn,
     Room,
@@ -42,6 +43,9 @@ from bonepile.view import View, view
 log = logging.getLogger("bonepile.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+LOBBY_EVERY = 0.5
+"""Seconds the lobby's watchers wait for the changes of many tables to come as one list."""
 T = TypeVar("T")
 
 
@@ -75,6 +79,21 @@ class Connection:
     seat: int | None
     width: int = 40
     key: str = field(default_factory=lambda: secrets.token_hex(8))
+    patches: bool = False
+    """Whether the client takes each state after the first as a patch on the one before."""
+    last: dict[str, Any] | None = None
+    """The last state sent (with ``patches``)."""
+    seq: int = 0
+    """How many states were sent: a patch names the one it applies to (``base``)."""
+
+    def message(self, snap: dict[str, Any]) -> dict[str, Any]:
+        """What to send for the state ``snap``: the state, or a patch on the last one sent."""
+        self.seq += 1
+        last, self.last = self.last, (snap if self.patches else None)
+        if last is None:
+            return {"type": "state", "seq": self.seq, **snap}
+        ops = diff(last, snap)
+        return {"type": "patch", "v": snap["v"], "seq": self.seq, "base": self.seq - 1, "ops": ops}
 
 
 @dataclass
@@ -120,6 +139,7 @@ class Hub:
         self.now = clock
         self.tables: dict[str, Table] = {}
         self.lobby_watchers: set[Send] = set()
+        self._lobby_task: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
         # one thread writes: SQLite takes one writer at a time, and writers racing for its
         # lock would wait in its busy handler (sleeps of up to 100 ms) instead of in a queue
@@ -150,6 +170,8 @@ class Hub:
         for table in self.tables.values():
             if table.thinking is not None:
                 table.thinking.cancel()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self._writer.shutdown(wait=True)
 
@@ -308,14 +330,17 @@ class Hub:
         return out[:200]
 
     # ------------------------------------------------------------------ connections
-    async def connect(self, table_id: str, token: str | None, send: Send, width: int) -> Connection:
-        """A client socket joins the table (as its seat, or watching)."""
+    async def connect(
+        self, table_id: str, token: str | None, send: Send, width: int, patches: bool = False
+    ) -> Connection:
+        """A client socket joins the table (as its seat, or watching); with ``patches`` it is
+        sent each state after the first as a patch."""
         table = await self.load(table_id)
         async with table.lock:
             seat = table.room.seat_of_token(token)
             if token and seat is None:
                 raise RoomError("token", "that seat token is not valid here: you are watching")
-            conn = Connection(send, seat, width)
+            conn = Connection(send, seat, width, patches=patches)
             table.conns.add(conn)
             if seat is not None:
                 table.room.connected(seat, self.now())
@@ -365,17 +390,16 @@ class Hub:
                 table.stored_status = room.status
             for conn in list(table.conns):
                 await self._send(table, conn)
-            await self._lobby_changed()
+            self._lobby_changed()
         elif also is not None:
             await self._send(table, also)
         self._schedule_bot(table)
 
     async def _send(self, table: Table, conn: Connection) -> None:
         snap = table.room.snapshot(conn.seat, self.now())
-        snap["type"] = "state"
         snap["scene"] = table.scene(conn.width)
         try:
-            await conn.send(snap)
+            await conn.send(conn.message(snap))
         except Exception:  # a socket that died: its reader will clean up
             table.conns.discard(conn)
 
@@ -467,14 +491,21 @@ class Hub:
                         await self._send(table, conn)
             self._schedule_bot(table)
 
-    async def _lobby_changed(self) -> None:
-        if not self.lobby_watchers:
+    def _lobby_changed(self) -> None:
+        """Tables changed: the lobby's watchers get the new list once the changes of the next
+        :data:`LOBBY_EVERY` seconds are in (one list for many moves, built off every table's
+        lock, so that a slow watcher never holds up a game)."""
+        if not self.lobby_watchers or (self._lobby_task and not self._lobby_task.done()):
             return
+        self._lobby_task = asyncio.create_task(self._send_lobby())
+
+    async def _send_lobby(self) -> None:
+        await asyncio.sleep(LOBBY_EVERY)
         message = {"type": "lobby", "tables": self.lobby()}  # built once for every watcher
-        for send in list(self.lobby_watchers):
-            try:
-                await send(message)
-            except Exception:
+        watchers = list(self.lobby_watchers)
+        sent = await asyncio.gather(*(send(message) for send in watchers), return_exceptions=True)
+        for send, outcome in zip(watchers, sent, strict=True):
+            if isinstance(outcome, BaseException):
                 self.lobby_watchers.discard(send)
 
 

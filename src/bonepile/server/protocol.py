@@ -29,12 +29,15 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     """First message: who I am (a seat's secret token, or none to watch), the version I have
-    (``since``, -1 for none) and the width in tile halves my screen fits."""
+    (``since``, -1 for none), the width in tile halves my screen fits, and whether I take
+    patches."""
 
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=64)
     since: int = Field(default=-1, ge=-1)
     width: int = Field(default=40, ge=8, le=400)
+    patches: bool = False
+    """Send each state after the first as a ``patch`` on the one before (docs/server.md)."""
 
 
 class Move(_Message):

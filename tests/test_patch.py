@@ -1,0 +1,88 @@
+"""Patches between JSON documents (what a socket sends after the first state): applying the
+difference of two documents to the first gives the second, exactly, without changing the
+first; real tables' successive states make short patches."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bonepile.server.patch import apply, diff
+from bonepile.server.room import new_config, open_room
+
+scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=3)
+keys = st.sampled_from(["a", "b", "c", "view", "history", "0"])
+documents = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=25,
+)
+
+
+def exact(doc: Any) -> str:
+    """A document as text that tells 1 from 1.0 from true."""
+    return json.dumps(doc, sort_keys=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents, documents)
+def test_a_patch_turns_one_document_into_the_other_and_leaves_it_alone(old: Any, new: Any) -> None:
+    before = exact(old)
+    ops = diff(old, new)
+    assert exact(apply(old, json.loads(json.dumps(ops)))) == exact(new)
+    assert exact(old) == before
+    assert (ops == []) == (exact(old) == exact(new))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(documents, min_size=1, max_size=6), st.lists(documents, max_size=4))
+def test_a_grown_list_is_sent_as_its_new_items(start: list[Any], more: list[Any]) -> None:
+    old = {"history": start}
+    new = {"history": [*start, *more]}
+    ops = diff(old, new)
+    assert ops == ([["+", ["history"], more]] if more else [])
+
+
+@pytest.mark.parametrize(
+    "op",
+    [["=", ["a", "b"], 1], ["+", ["a"], [1]], ["=", ["list", 9], 0], ["?", [], 1], "nonsense",
+     ["-", [0]]],
+)  # fmt: skip
+def test_an_operation_that_does_not_fit_is_refused(op: Any) -> None:
+    doc = {"a": 1, "list": [1, 2]}
+    with pytest.raises(ValueError):
+        apply(doc, [op])
+    assert doc == {"a": 1, "list": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("block", 2), ("super_dominoes", 4), ("doubles", 3), ("double_double", 2)]
+)
+def test_the_states_of_a_real_table_patch_exactly_and_briefly(game: str, players: int) -> None:
+    config = new_config(game, players, {}, ["random"] * players, match=False)
+    room = open_room("t", config, 0.0)
+    rng = random.Random(7)
+    seats: list[int | None] = [0, None]
+    last: dict[int | None, dict[str, Any]] = {}
+    whole = patched = 0
+    while True:
+        for seat in seats:
+            snap = room.snapshot(seat, 0.0)
+            if seat in last:
+                ops = diff(last[seat], snap)
+                assert exact(apply(copy.deepcopy(last[seat]), ops)) == exact(snap)
+                whole += len(json.dumps(snap))
+                patched += len(json.dumps(ops))
+            last[seat] = snap
+        turn = room.bot_turn(0.0)
+        if turn is None:
+            break
+        room.bot_move(turn, rng.choice(turn.view.legal), 0.0)
+    assert last[0]["view"]["result"] is not None
+    assert whole and patched < whole / 4, (patched, whole)
