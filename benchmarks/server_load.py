@@ -48,6 +48,12 @@ def free_port() -> int:
         return port
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` and its threads have used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -194,6 +200,9 @@ async def run_load(
         stop.at = time.monotonic() + seconds
         stats.latencies.clear()
         moves0, t0 = stats.moves, time.monotonic()
+        server0, client0 = cpu_s(pid), time.process_time()
+        await asyncio.sleep(seconds)
+        server1, client1, moves1 = cpu_s(pid), time.process_time(), stats.moves
         await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = min(time.monotonic() - t0, seconds)
     lat = sorted(stats.latencies)
@@ -205,6 +214,8 @@ async def run_load(
         "tables": tables,
         "states": "patches" if patches else "whole",
         "moves_per_s": round((stats.moves - moves0) / elapsed, 1),
+        "server_cpu_ms_per_move": round(1000 * (server1 - server0) / max(1, moves1 - moves0), 2),
+        "client_cpu_ms_per_move": round(1000 * (client1 - client0) / max(1, moves1 - moves0), 2),
         "latency_ms": {
             "p50": pct(0.50),
             "p95": pct(0.95),

@@ -157,6 +157,53 @@ def test_concurrent_appends_store_each_version_once(make_store) -> None:  # type
     assert sorted(won) == list(range(1, 21))
 
 
+def test_a_batch_stores_every_job_but_the_refused_one(make_store) -> None:  # type: ignore[no-untyped-def]
+    s = make_store()
+    errors = s.batch(
+        [
+            s.new_table("t1", {}, 0),
+            s.new_table("t2", {}, 0),
+            s.changes("t1", [(1, {"a": 1}), (2, {"a": 2})], 1, games=[game(1)], status="playing"),
+            s.changes("t2", [(2, {"gap": True})], 1),  # t2 has no version 1: refused
+            s.changes("t2", [(1, {"b": 1})], 1, status="over"),
+            s.changes("t1", [(3, {"a": 3})], 2, games=[game(1), game(2)]),
+        ]
+    )
+    refused = [type(e) if e else None for e in errors]
+    assert refused == [None, None, None, VersionConflict, None, None]
+    t1, t2 = s.table("t1"), s.table("t2")
+    assert t1 is not None and [v for v, _ in t1.entries] == [1, 2, 3] and t1.status == "playing"
+    assert t2 is not None and t2.entries == [(1, {"b": 1})] and t2.status == "over"
+    assert [g.hand for g in s.games(10)] == [2, 1]
+
+
+def test_the_hubs_writer_stores_writes_that_wait_together_in_one_transaction(make_store) -> None:  # type: ignore[no-untyped-def]
+    from bonepile.server.hub import Writer
+
+    s = make_store()
+    batches: list[int] = []
+    batch = s.batch
+    queued = threading.Event()
+
+    def counted(writes):  # type: ignore[no-untyped-def]
+        queued.wait(10)  # the writer is busy while every write comes
+        batches.append(len(writes))
+        return batch(writes)
+
+    s.batch = counted
+    writer = Writer(s)
+    first = writer.submit(s.new_table("t1", {}, 0))
+    done = [writer.submit(s.changes("t1", [(v, {"v": v})], v)) for v in range(1, 301)]
+    done.append(writer.submit(s.changes("t1", [(1, {"again": True})], 0)))
+    queued.set()
+    writer.close()
+    assert first.exception() is None and all(d.exception() is None for d in done[:-1])
+    assert isinstance(done[-1].exception(), VersionConflict)
+    got = s.table("t1")
+    assert got is not None and [v for v, _ in got.entries] == list(range(1, 301))
+    assert sum(batches) == 302 and len(batches) <= 3 and max(batches) <= Writer.BATCH
+
+
 def test_two_servers_on_one_database_and_a_restart_keep_everything(make_store) -> None:  # type: ignore[no-untyped-def]
     a, b = make_store(), make_store()
     a.create_table("t1", {}, 0)
@@ -191,3 +238,28 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
         Store(f"sqlite:///{blocker / 'sub' / 'bonepile.db'}")
     with pytest.raises(StoreError, match="unsupported database URL"):
         Store("mysql://x/y")
+
+
+def test_the_writer_outlives_a_caller_that_stopped_waiting(make_store) -> None:  # type: ignore[no-untyped-def]
+    from bonepile.server.hub import Writer
+
+    s = make_store()
+    batch = s.batch
+    go = threading.Event()
+
+    def held(writes):  # type: ignore[no-untyped-def]
+        go.wait(10)
+        return batch(writes)
+
+    s.batch = held
+    writer = Writer(s)
+    first = writer.submit(s.new_table("t1", {}, 0))
+    gone = writer.submit(s.changes("t1", [(1, {"v": 1})], 1))
+    assert gone.cancel()  # its caller was cancelled while the writer was busy
+    go.set()
+    assert first.result(10) is None
+    later = writer.submit(s.changes("t1", [(2, {"v": 2})], 2))
+    assert later.result(10) is None  # the writer is still there
+    writer.close()
+    got = s.table("t1")
+    assert got is not None and [v for v, _ in got.entries] == [1, 2]  # the cancelled one too

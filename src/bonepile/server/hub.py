@@ -13,10 +13,12 @@ import contextlib
 import gc
 import logging
 import multiprocessing
+import queue
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -37,7 +39,7 @@ from bonepile.server.room import (
     open_room,
     restore,
 )
-from bonepile.server.store import Store, StoredGame
+from bonepile.server.store import Store, StoredGame, Write
 from bonepile.view import View, view
 
 log = logging.getLogger("bonepile.server")
@@ -141,9 +143,7 @@ class Hub:
         self.lobby_watchers: set[Send] = set()
         self._lobby_task: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
-        # one thread writes: SQLite takes one writer at a time, and writers racing for its
-        # lock would wait in its busy handler (sleeps of up to 100 ms) instead of in a queue
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bonepile-store")
+        self._writer = Writer(store)
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -173,11 +173,12 @@ class Hub:
         if self._lobby_task is not None:
             self._lobby_task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self._writer.shutdown(wait=True)
+        self._writer.close()
 
-    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage write on the writer thread, in the order the writes were asked."""
-        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+    async def _write(self, write: Write) -> None:
+        """Store ``write`` (in the writer's next transaction); raises what storing it raised.
+        A cancelled caller stops waiting, but the write is stored all the same."""
+        await asyncio.shield(asyncio.wrap_future(self._writer.submit(write)))
 
     # ------------------------------------------------------------------ tables
     async def create(
@@ -221,7 +222,7 @@ class Hub:
         seat, token = None, None
         if mine:
             seat, token = room.join(owner, name, now, mine[0])
-        await self._write(self.store.create_table, table_id, config.to_json(), now)
+        await self._write(self.store.new_table(table_id, config.to_json(), now))
         table = Table(room)
         self.tables[table_id] = table
         await self._commit(table)
@@ -298,7 +299,7 @@ class Hub:
                 if s.kind == "human" and s.owner is not None:
                     room.join(s.owner, s.name, now, k)
             old.start_rematch(conn.seat, new_id, now)
-            await self._write(self.store.create_table, new_id, config.to_json(), now)
+            await self._write(self.store.new_table(new_id, config.to_json(), now))
             fresh = Table(room)
             self.tables[new_id] = fresh
             await self._commit(fresh)
@@ -352,21 +353,30 @@ class Hub:
         table = self.tables.get(table_id)
         if table is None or conn not in table.conns:
             return
-        async with table.lock:
-            table.conns.discard(conn)
-            if conn.seat is not None:
-                table.room.disconnected(conn.seat, self.now())
-            await self._commit(table)
+
+        async def run() -> None:
+            async with table.lock:
+                table.conns.discard(conn)
+                if conn.seat is not None:
+                    table.room.disconnected(conn.seat, self.now())
+                await self._commit(table)
+
+        await _unbroken(run())
 
     async def act(self, table_id: str, conn: Connection, do: Callable[[Room, float], Any]) -> Any:
-        """Run ``do(room, now)`` under the table's lock, store and send what it changed."""
+        """Run ``do(room, now)`` under the table's lock, store and send what it changed. Once
+        begun this runs to its end even if the caller is cancelled (a client that hangs up
+        just after a move): a change is never left unstored or unsent."""
         table = self.get(table_id)
-        async with table.lock:
-            try:
-                result = do(table.room, self.now())
-            finally:
-                await self._commit(table)
-        return result
+
+        async def run() -> Any:
+            async with table.lock:
+                try:
+                    return do(table.room, self.now())
+                finally:
+                    await self._commit(table)
+
+        return await _unbroken(run())
 
     async def resend(self, table_id: str, conn: Connection) -> None:
         """Send ``conn`` the table as it stands (after a stale move, a resize...)."""
@@ -381,13 +391,14 @@ class Hub:
         entries = table.room.take_journal()
         room = table.room
         if entries:
-            await self._write(self.store.append, room.id, entries, self.now())
-            await self._store_finished(table)
+            now = self.now()
+            games = self._finished_games(table, now)
+            status = room.status if room.status != table.stored_status else None
+            await self._write(self.store.changes(room.id, entries, now, games, status))
+            table.stored_hands += len(games)
+            table.stored_status = room.status
             if any(e["type"] == "move" for _, e in entries):
-                table.last_move = self.now()
-            if room.status != table.stored_status:
-                await self._write(self.store.set_status, room.id, room.status, self.now())
-                table.stored_status = room.status
+                table.last_move = now
             for conn in list(table.conns):
                 await self._send(table, conn)
             self._lobby_changed()
@@ -403,31 +414,32 @@ class Hub:
         except Exception:  # a socket that died: its reader will clean up
             table.conns.discard(conn)
 
-    async def _store_finished(self, table: Table) -> None:
+    def _finished_games(self, table: Table, now: float) -> list[StoredGame]:
+        """The hands finished since the last ones stored, as replays to keep."""
         room = table.room
-        done = self._finished_hands(room)
-        while table.stored_hands < done:
-            index = table.stored_hands
+        games = []
+        for index in range(table.stored_hands, self._finished_hands(room)):
             hand = room.match.hands[index]
             names = [s.name for s in room.seats]
             headers = {"table": room.id, "hand": str(index + 1), "players": ", ".join(names)}
             result = hand.result
-            game = StoredGame(
-                id=f"{room.id}-{index + 1}",
-                table_id=room.id,
-                hand=index + 1,
-                game=room.config.game,
-                players=room.config.players,
-                names=names,
-                finished=self.now(),
-                summary={
-                    "result": None if result is None else result.to_json(),
-                    "scores_after": list(hand.scores),
-                },
-                record=dump_record(hand, headers),
+            games.append(
+                StoredGame(
+                    id=f"{room.id}-{index + 1}",
+                    table_id=room.id,
+                    hand=index + 1,
+                    game=room.config.game,
+                    players=room.config.players,
+                    names=names,
+                    finished=now,
+                    summary={
+                        "result": None if result is None else result.to_json(),
+                        "scores_after": list(hand.scores),
+                    },
+                    record=dump_record(hand, headers),
+                )
             )
-            await self._write(self.store.add_game, game)
-            table.stored_hands += 1
+        return games
 
     @staticmethod
     def _finished_hands(room: Room) -> int:
@@ -507,6 +519,78 @@ class Hub:
         for send, outcome in zip(watchers, sent, strict=True):
             if isinstance(outcome, BaseException):
                 self.lobby_watchers.discard(send)
+
+
+async def _unbroken(work: Awaitable[T]) -> T:
+    """Await ``work`` in a task of its own that a cancelled caller does not cancel: a table's
+    change, once begun, is stored and sent to the end. What it raises when nobody waits any
+    more is logged."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(_log_failure)
+        raise
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a table change failed after its caller left", exc_info=task.exception())
+
+
+class Writer:
+    """The one thread that writes to the store. SQLite takes one writer at a time (writers
+    racing for its lock would wait in its busy handler, sleeping up to 100 ms, instead of in a
+    queue), and a commit costs far more than a row: so the writes that wait together are
+    stored in one transaction (group commit), up to :data:`BATCH` at a time."""
+
+    BATCH = 256
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queue: queue.SimpleQueue[tuple[Write, Future[None]] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="bonepile-store", daemon=True)
+        self.thread.start()
+
+    def submit(self, write: Write) -> Future[None]:
+        """Queue ``write``; the future is done once it is stored (or failed)."""
+        done: Future[None] = Future()
+        self.queue.put((write, done))
+        return done
+
+    def close(self) -> None:
+        """Store what is queued, then stop the thread."""
+        self.queue.put(None)
+        self.thread.join()
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            work, stop = [first], False
+            while len(work) < self.BATCH:
+                try:
+                    more = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                work.append(more)
+            try:
+                errors = self.store.batch([write for write, _ in work])
+            except Exception as e:  # the database is gone: every write of the batch fails
+                errors = [e] * len(work)
+            for (_, done), error in zip(work, errors, strict=True):
+                # a cancelled future: nobody waits for it any more (it is stored all the same)
+                with contextlib.suppress(InvalidStateError):
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+            if stop:
+                return
 
 
 class Collector:

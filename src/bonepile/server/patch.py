@@ -9,6 +9,9 @@ short list of operations on the one it has. An operation is a JSON array:
 * ``["+", path, items]``: append ``items`` to the list at ``path``;
 * ``["-", path]``: delete the key at ``path``.
 
+Values compare as Python compares them (``1 == 1.0``, ``True == 1``): a state keeps each field's
+type, so a patch never needs to turn a flag into a number of the same value.
+
 ``path`` is a list of object keys and list indexes. :func:`diff` makes the operations and
 :func:`apply` replays them without changing its input (containers along each path are copied),
 so a client can keep the state it had beside the new one. ``apply(old, diff(old, new)) ==
@@ -58,48 +61,78 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Op], depth: int) -> Non
 
 
 def apply(doc: Any, ops: list[Op]) -> Any:
-    """``doc`` after ``ops``; ``doc`` itself is left as it was. Raises ``ValueError`` for an
-    operation that does not fit the document."""
+    """``doc`` after ``ops``; ``doc`` itself is left as it was (each container on a path is
+    copied once, the rest is shared). Raises ``ValueError`` for an operation that does not fit
+    the document."""
+    fresh: dict[int, Any] = {}  # the containers this patch copied (kept alive): changed in place
+    root = doc
     for op in ops:
-        doc = _apply(doc, op)
-    return doc
+        if not isinstance(op, list) or len(op) not in (2, 3) or not isinstance(op[1], list):
+            raise ValueError(f"not a patch operation: {op!r}")
+        kind, path = op[0], op[1]
+        value = op[2] if len(op) == 3 else None
+        if kind not in ("=", "+", "-") or (kind != "-" and len(op) != 3):
+            raise ValueError(f"not a patch operation: {op!r}")
+        if not path:
+            if kind == "=":
+                root = value
+                fresh.clear()
+                continue
+            if kind == "+" and isinstance(root, list) and isinstance(value, list):
+                root = [*root, *value]
+                fresh[id(root)] = root
+                continue
+            raise ValueError(f"cannot {kind!r} the whole document")
+        root = _own(root, fresh)
+        parent = root
+        for key in path[:-1]:
+            child = _own(_child(parent, key), fresh)
+            parent[key] = child
+            parent = child
+        key = path[-1]
+        if kind == "=":
+            if isinstance(parent, list):
+                _child(parent, key)
+            elif not isinstance(key, str):
+                raise ValueError(f"object key {key!r} is not a string")
+            parent[key] = value
+        elif kind == "-":
+            if not isinstance(parent, dict) or not isinstance(key, str):
+                raise ValueError(f"cannot delete {key!r} here")
+            parent.pop(key, None)
+        else:
+            items = _child(parent, key)
+            if not isinstance(items, list) or not isinstance(value, list):
+                raise ValueError(f"no list at {path!r} to append to")
+            parent[key] = appended = [*items, *value]
+            fresh[id(appended)] = appended
+    return root
 
 
-def _apply(doc: Any, op: Op) -> Any:
-    if not isinstance(op, list) or len(op) not in (2, 3) or not isinstance(op[1], list):
-        raise ValueError(f"not a patch operation: {op!r}")
-    kind, path = op[0], op[1]
-    if not path:
-        if kind == "=" and len(op) == 3:
-            return op[2]
-        if kind == "+" and len(op) == 3 and isinstance(doc, list):
-            return [*doc, *op[2]]
-        raise ValueError(f"cannot {kind!r} the whole document")
-    key, rest = path[0], path[1:]
-    if isinstance(doc, dict):
-        if not isinstance(key, str):
-            raise ValueError(f"object key {key!r} is not a string")
-        out: Any = dict(doc)
-        if not rest and kind == "-":
-            out.pop(key, None)
-            return out
-        if not rest and kind == "=":
-            out[key] = op[2] if len(op) == 3 else None
-            return out
-        if key not in doc:
+def _own(container: Any, fresh: dict[int, Any]) -> Any:
+    """``container`` itself if this patch copied it, else a shallow copy of it."""
+    if id(container) in fresh:
+        return container
+    if isinstance(container, dict):
+        copy: Any = dict(container)
+    elif isinstance(container, list):
+        copy = list(container)
+    else:
+        raise ValueError(f"cannot patch inside {type(container).__name__}")
+    fresh[id(copy)] = copy
+    return copy
+
+
+def _child(parent: Any, key: Any) -> Any:
+    if isinstance(parent, dict):
+        if not isinstance(key, str) or key not in parent:
             raise ValueError(f"no key {key!r} to patch")
-        out[key] = _apply(doc[key], [kind, rest, *op[2:]])
-        return out
-    if isinstance(doc, list):
-        if not isinstance(key, int) or not 0 <= key < len(doc):
+        return parent[key]
+    if isinstance(parent, list):
+        if type(key) is not int or not 0 <= key < len(parent):
             raise ValueError(f"no index {key!r} to patch")
-        out = list(doc)
-        if not rest and kind == "=":
-            out[key] = op[2] if len(op) == 3 else None
-            return out
-        out[key] = _apply(doc[key], [kind, rest, *op[2:]])
-        return out
-    raise ValueError(f"cannot patch inside {type(doc).__name__}")
+        return parent[key]
+    raise ValueError(f"cannot patch inside {type(parent).__name__}")
 
 
 __all__ = ["DEPTH", "Op", "apply", "diff"]

@@ -78,7 +78,14 @@ def serve(
     print(f"bonepile is serving at http://{where}:{port}/  (open it in a browser)", flush=True)
     print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
     uvicorn.run(
-        app, host=host, port=port, log_level="warning" if quiet else "info", ws_max_size=65536
+        app,
+        host=host,
+        port=port,
+        log_level="warning" if quiet else "info",
+        ws_max_size=65536,
+        # states after the first are patches of a few hundred bytes: compressing each one
+        # cost the server more than it saved on the wire
+        ws_per_message_deflate=False,
     )
 
 

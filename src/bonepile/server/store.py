@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -26,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -40,6 +43,7 @@ from sqlalchemy.pool import StaticPool
 from bonepile.errors import BonepileError
 
 metadata = MetaData()
+
 
 tables_t = Table(
     "tables",
@@ -113,6 +117,32 @@ class StoredGame:
     finished: float
     summary: dict[str, Any]
     record: str
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A write: a new table, ``open``, with an empty journal."""
+
+    table_id: str
+    config: dict[str, Any]
+    now: float
+
+
+@dataclass(frozen=True)
+class Changes:
+    """A write: what a table did (journal entries, finished hands, a new status)."""
+
+    table_id: str
+    entries: list[tuple[int, dict[str, Any]]]
+    now: float
+    games: tuple[StoredGame, ...] = ()
+    status: str | None = None
+    touch: bool = True
+    """Whether the table's ``updated`` time becomes ``now``."""
+
+
+Write = NewTable | Changes
+"""What :meth:`Store.batch` stores."""
 
 
 def engine_url(url: str) -> str:
@@ -199,53 +229,61 @@ class Store:
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
-    # ------------------------------------------------------------------ tables
+    # ------------------------------------------------------------------ writing
+    def new_table(self, table_id: str, config: dict[str, Any], now: float) -> NewTable:
+        """The write that adds a table, ``open``, with an empty journal."""
+        return NewTable(table_id, config, now)
+
+    def changes(
+        self,
+        table_id: str,
+        entries: list[tuple[int, dict[str, Any]]],
+        now: float,
+        games: Sequence[StoredGame] = (),
+        status: str | None = None,
+    ) -> Changes:
+        """The write of what a table did: journal entries, which must continue the stored
+        ones (else :class:`VersionConflict`, and nothing of it is written), finished hands
+        and a new status."""
+        versions = [v for v, _ in entries]
+        if versions and versions != list(range(versions[0], versions[0] + len(versions))):
+            raise VersionConflict(f"table {table_id}: the versions {versions} are not consecutive")
+        return Changes(table_id, list(entries), now, tuple(games), status)
+
+    def batch(self, writes: Sequence[Write]) -> list[Exception | None]:
+        """Store ``writes`` in one transaction with a few statements for all of them, so that
+        many moves cost one commit; returns each write's error, or ``None`` once it is stored.
+        A write refused by :class:`VersionConflict` stores nothing and leaves the others be; if
+        the database fails the transaction, each write is tried again on its own."""
+        try:
+            with self.engine.begin() as conn:
+                return _store(conn, writes)
+        except IntegrityError as e:
+            if len(writes) == 1:  # a row stored already: the journal moved on without us
+                return [VersionConflict(f"a row is stored already: {_reason(e)}")]
+        except SQLAlchemyError as e:
+            if len(writes) == 1:
+                return [e]
+        return [self.batch([w])[0] for w in writes]
+
+    def _run(self, write: Write) -> None:
+        error = self.batch([write])[0]
+        if error is not None:
+            raise error
+
     def create_table(self, table_id: str, config: dict[str, Any], now: float) -> None:
         """A new table, ``open``, with an empty journal."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(tables_t).values(
-                    id=table_id, config=_dump(config), status="open", created=now, updated=now
-                )
-            )
+        self._run(self.new_table(table_id, config, now))
 
     def append(self, table_id: str, entries: list[tuple[int, dict[str, Any]]], now: float) -> None:
         """Add journal entries, which must continue the stored ones (else
         :class:`VersionConflict`, and nothing is written)."""
-        if not entries:
-            return
-        versions = [v for v, _ in entries]
-        if versions != list(range(versions[0], versions[0] + len(versions))):
-            raise VersionConflict(f"table {table_id}: the versions {versions} are not consecutive")
-        try:
-            with self.engine.begin() as conn:
-                last = conn.execute(
-                    select(func.max(entries_t.c.version)).where(entries_t.c.table_id == table_id)
-                ).scalar()
-                expected = 1 if last is None else last + 1
-                if versions[0] != expected:
-                    raise VersionConflict(
-                        f"table {table_id}: version {versions[0]} does not follow {expected - 1}"
-                    )
-                conn.execute(
-                    insert(entries_t),
-                    [
-                        {"table_id": table_id, "version": v, "entry": _dump(e), "at": now}
-                        for v, e in entries
-                    ],
-                )
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=now))
-        except IntegrityError:
-            raise VersionConflict(
-                f"table {table_id}: version {versions[0]} is stored already"
-            ) from None
+        if entries:
+            self._run(self.changes(table_id, entries, now))
 
     def set_status(self, table_id: str, status: str, now: float) -> None:
         """Record the table's status (``open``, ``playing``, ``over``...)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated=now)
-            )
+        self._run(self.changes(table_id, [], now, status=status))
 
     def table(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its whole journal, or ``None``."""
@@ -288,22 +326,7 @@ class Store:
     # ------------------------------------------------------------------ games
     def add_game(self, game: StoredGame) -> None:
         """Keep a finished hand (a second add of the same id is ignored)."""
-        values = {
-            "id": game.id,
-            "table_id": game.table_id,
-            "hand": game.hand,
-            "game": game.game,
-            "players": game.players,
-            "names": _dump(game.names),
-            "finished": game.finished,
-            "summary": _dump(game.summary),
-            "record": game.record,
-        }
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(games_t).values(**values))
-        except IntegrityError:
-            pass
+        self._run(Changes(game.table_id, [], game.finished, (game,), None, touch=False))
 
     def games(
         self, limit: int = 50, before: float | None = None, table_id: str | None = None
@@ -327,6 +350,87 @@ class Store:
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+
+def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
+    """Store ``writes`` on ``conn`` (in its transaction); each one's error or ``None``."""
+    out: list[Exception | None] = [None] * len(writes)
+    tables = [w for w in writes if isinstance(w, NewTable)]
+    if tables:
+        conn.execute(
+            insert(tables_t),
+            [
+                {"id": w.table_id, "config": _dump(w.config), "status": "open",
+                 "created": w.now, "updated": w.now}
+                for w in tables
+            ],
+        )  # fmt: skip
+    changes = [(i, w) for i, w in enumerate(writes) if isinstance(w, Changes)]
+    ids = sorted({w.table_id for _, w in changes if w.entries})
+    last: dict[str, int] = {}
+    if ids:
+        query = (
+            select(entries_t.c.table_id, func.max(entries_t.c.version))
+            .where(entries_t.c.table_id.in_(ids))
+            .group_by(entries_t.c.table_id)
+        )
+        last = {tid: version for tid, version in conn.execute(query)}
+    rows: list[dict[str, Any]] = []
+    games: dict[str, StoredGame] = {}
+    touched: dict[str, dict[str, Any]] = {}
+    for i, w in changes:
+        if w.entries:
+            first, expected = w.entries[0][0], last.get(w.table_id, 0) + 1
+            if first != expected:
+                out[i] = VersionConflict(
+                    f"table {w.table_id}: version {first} does not follow {expected - 1}"
+                )
+                continue
+            last[w.table_id] = w.entries[-1][0]
+            rows.extend(
+                {"table_id": w.table_id, "version": v, "entry": _dump(e), "at": w.now}
+                for v, e in w.entries
+            )
+        for g in w.games:
+            games.setdefault(g.id, g)
+        if w.touch:
+            t = touched.setdefault(w.table_id, {})
+            t["up"] = w.now
+            if w.status is not None:
+                t["st"] = w.status
+    if rows:
+        conn.execute(insert(entries_t), rows)
+    if games:
+        kept = select(games_t.c.id).where(games_t.c.id.in_(sorted(games)))
+        for (gid,) in conn.execute(kept):
+            del games[gid]
+    if games:
+        conn.execute(insert(games_t), [_game_row(g) for g in games.values()])
+    where = tables_t.c.id == bindparam("tid")
+    plain = [{"tid": tid, "up": t["up"]} for tid, t in touched.items() if "st" not in t]
+    if plain:
+        conn.execute(update(tables_t).where(where).values(updated=bindparam("up")), plain)
+    status = [{"tid": tid, **t} for tid, t in touched.items() if "st" in t]
+    if status:
+        conn.execute(
+            update(tables_t).where(where).values(updated=bindparam("up"), status=bindparam("st")),
+            status,
+        )
+    return out
+
+
+def _game_row(game: StoredGame) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "table_id": game.table_id,
+        "hand": game.hand,
+        "game": game.game,
+        "players": game.players,
+        "names": _dump(game.names),
+        "finished": game.finished,
+        "summary": _dump(game.summary),
+        "record": game.record,
+    }
 
 
 def _game(r: Any) -> StoredGame:
@@ -363,11 +467,14 @@ def _safe(url: str) -> str:
 
 
 __all__ = [
+    "Changes",
+    "NewTable",
     "Store",
     "StoreError",
     "StoredGame",
     "StoredTable",
     "VersionConflict",
+    "Write",
     "engine_url",
     "metadata",
 ]
