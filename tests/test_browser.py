@@ -155,6 +155,7 @@ def contexts(browser: Browser) -> Iterator[Any]:
 # ---------------------------------------------------------------------------- helpers
 def shot(page: Page, name: str) -> None:
     SCREENS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(600)  # a tile just played drops in for 0.45 s: show it landed
     page.screenshot(path=str(SCREENS / f"{name}.png"))
 
 
