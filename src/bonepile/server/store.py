@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Column,
     Connection,
@@ -28,14 +29,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     create_engine,
     event,
-    func,
-    insert,
     select,
     text,
-    update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -353,31 +350,33 @@ class Store:
 
 
 def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
-    """Store ``writes`` on ``conn`` (in its transaction); each one's error or ``None``."""
+    """Store ``writes`` on ``conn`` (in its transaction); each one's error or ``None``.
+
+    Every move passes here, so the statements go to the driver as written (the same plain SQL
+    on SQLite and PostgreSQL, in the driver's parameter style): building them with SQLAlchemy's
+    expression language cost several times the database's own work, on the thread that shares
+    the interpreter with the event loop."""
+    sql = _Sql(conn)
     out: list[Exception | None] = [None] * len(writes)
     tables = [w for w in writes if isinstance(w, NewTable)]
     if tables:
-        conn.execute(
-            insert(tables_t),
-            [
-                {"id": w.table_id, "config": _dump(w.config), "status": "open",
-                 "created": w.now, "updated": w.now}
-                for w in tables
-            ],
-        )  # fmt: skip
+        sql.many(
+            "INSERT INTO tables (id, config, status, created, updated) VALUES (?, ?, ?, ?, ?)",
+            [(w.table_id, _dump(w.config), "open", w.now, w.now) for w in tables],
+        )
     changes = [(i, w) for i, w in enumerate(writes) if isinstance(w, Changes)]
     ids = sorted({w.table_id for _, w in changes if w.entries})
     last: dict[str, int] = {}
     if ids:
-        query = (
-            select(entries_t.c.table_id, func.max(entries_t.c.version))
-            .where(entries_t.c.table_id.in_(ids))
-            .group_by(entries_t.c.table_id)
+        found = sql.one(
+            f"SELECT table_id, MAX(version) FROM entries WHERE table_id IN ({_marks(ids)})"
+            " GROUP BY table_id",
+            ids,
         )
-        last = {tid: version for tid, version in conn.execute(query)}
-    rows: list[dict[str, Any]] = []
+        last = {tid: version for tid, version in found}
+    rows: list[tuple[Any, ...]] = []
     games: dict[str, StoredGame] = {}
-    touched: dict[str, dict[str, Any]] = {}
+    touched: dict[str, tuple[float, str | None]] = {}
     for i, w in changes:
         if w.entries:
             first, expected = w.entries[0][0], last.get(w.table_id, 0) + 1
@@ -387,50 +386,67 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
                 )
                 continue
             last[w.table_id] = w.entries[-1][0]
-            rows.extend(
-                {"table_id": w.table_id, "version": v, "entry": _dump(e), "at": w.now}
-                for v, e in w.entries
-            )
+            rows.extend((w.table_id, v, _dump(e), w.now) for v, e in w.entries)
         for g in w.games:
             games.setdefault(g.id, g)
         if w.touch:
-            t = touched.setdefault(w.table_id, {})
-            t["up"] = w.now
-            if w.status is not None:
-                t["st"] = w.status
+            status = w.status if w.status is not None else touched.get(w.table_id, (0, None))[1]
+            touched[w.table_id] = (w.now, status)
     if rows:
-        conn.execute(insert(entries_t), rows)
+        sql.many("INSERT INTO entries (table_id, version, entry, at) VALUES (?, ?, ?, ?)", rows)
     if games:
-        kept = select(games_t.c.id).where(games_t.c.id.in_(sorted(games)))
-        for (gid,) in conn.execute(kept):
+        for (gid,) in sql.one(f"SELECT id FROM games WHERE id IN ({_marks(games)})", [*games]):
             del games[gid]
     if games:
-        conn.execute(insert(games_t), [_game_row(g) for g in games.values()])
-    where = tables_t.c.id == bindparam("tid")
-    plain = [{"tid": tid, "up": t["up"]} for tid, t in touched.items() if "st" not in t]
-    if plain:
-        conn.execute(update(tables_t).where(where).values(updated=bindparam("up")), plain)
-    status = [{"tid": tid, **t} for tid, t in touched.items() if "st" in t]
-    if status:
-        conn.execute(
-            update(tables_t).where(where).values(updated=bindparam("up"), status=bindparam("st")),
-            status,
+        sql.many(
+            "INSERT INTO games (id, table_id, hand, game, players, names, finished, summary,"
+            " record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [_game_row(g) for g in games.values()],
         )
+    plain = [(up, tid) for tid, (up, st) in touched.items() if st is None]
+    if plain:
+        sql.many("UPDATE tables SET updated = ? WHERE id = ?", plain)
+    moved = [(up, st, tid) for tid, (up, st) in touched.items() if st is not None]
+    if moved:
+        sql.many("UPDATE tables SET updated = ?, status = ? WHERE id = ?", moved)
     return out
 
 
-def _game_row(game: StoredGame) -> dict[str, Any]:
-    return {
-        "id": game.id,
-        "table_id": game.table_id,
-        "hand": game.hand,
-        "game": game.game,
-        "players": game.players,
-        "names": _dump(game.names),
-        "finished": game.finished,
-        "summary": _dump(game.summary),
-        "record": game.record,
-    }
+class _Sql:
+    """Plain SQL with ``?`` marks, run on ``conn`` in its driver's parameter style."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.qmark = conn.dialect.paramstyle == "qmark"
+
+    def _text(self, statement: str) -> str:
+        return statement if self.qmark else statement.replace("?", "%s")
+
+    def one(self, statement: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one statement."""
+        return list(self.conn.exec_driver_sql(self._text(statement), tuple(params)))
+
+    def many(self, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        """One statement for each of ``rows``."""
+        self.conn.exec_driver_sql(self._text(statement), rows)
+
+
+def _marks(items: Sized) -> str:
+    return ", ".join("?" * len(items))
+
+
+def _game_row(game: StoredGame) -> tuple[Any, ...]:
+    return (
+        game.id,
+        game.table_id,
+        game.hand,
+        game.game,
+        game.players,
+        _dump(game.names),
+        game.finished,
+        _dump(game.summary),
+        game.record,
+    )
 
 
 def _game(r: Any) -> StoredGame:
@@ -448,7 +464,7 @@ def _game(r: Any) -> StoredGame:
 
 
 def _dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(data).decode()
 
 
 def _reason(e: SQLAlchemyError) -> str:
