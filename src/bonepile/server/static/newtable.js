@@ -7,8 +7,9 @@ import { page, loading, errorBox } from "./chrome.js";
 import { createTable } from "./front.js";
 import { setQuery } from "./router.js";
 
+// an option's name as words: "starter13_spell" reads "Starter 13 spell"
 function humanize(name) {
-  const text = name.replace(/_/g, " ");
+  const text = name.replace(/_/g, " ").replace(/([a-z])(\d)/g, "$1 $2");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
