@@ -52,9 +52,7 @@ def default_save_path() -> Path:
     return Path(base) / "bonepile" / "saved-game.json"
 
 
-def seat_specs(
-    players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool
-) -> list[str]:
+def seat_specs(players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool) -> list[str]:
     """Who sits where: ``human`` at ``seat`` (at every seat for hot-seat), ``agents`` (repeated
     round the table) or the search bot in the others."""
     if agents:
