@@ -237,7 +237,7 @@ class BonepileApp(App[None]):
                 time.sleep(wait)
             self.call_from_thread(self._bot_played, version, seat, action)
 
-        self.run_worker(think, thread=True, exclusive=True, group="bot")
+        self.run_worker(think, thread=True, group="bot")
 
     def _bot_played(self, version: int, seat: int, action: Action) -> None:
         self.thinking = False
