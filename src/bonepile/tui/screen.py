@@ -35,6 +35,8 @@ DIM = "dim"
 ERROR = "bold red"
 KEYS = "black on #a0a0a0"
 
+Box = tuple[int, int, int, int]
+"""Cells ``(x, y, w, h)``."""
 Hit = tuple[int, int, int, int, str, int]
 """A place to click: ``(x, y, w, h, kind, value)``, kind ``tile`` (a hand index), ``choice``
 (a choice index) or ``command`` (an index into :data:`COMMANDS`)."""
@@ -275,9 +277,9 @@ def _prompt(frame: Frame, width: int) -> list[tuple[str, str, int | None, str]]:
 
 def _draw_middle(
     frame: Frame, width: int
-) -> tuple[Canvas, tuple[int, int, int, int] | None, dict[tuple[int, int], tuple[int, ...]]]:
-    """The table (or the board) at ``width``: its canvas, the last tile's cells and the cells
-    of the lettered ends."""
+) -> tuple[Canvas, Box | None, Box | None, dict[tuple[int, int], Box]]:
+    """The table (or the board) at ``width``: its canvas, the cells of the last tile and of
+    the first, and the cells of the lettered ends."""
     layout = frame.view.layout
     if isinstance(layout, Layout):
         labels: dict[tuple[int, int], str] = {}
@@ -287,7 +289,7 @@ def _draw_middle(
                 labels[(end.anchor, end.slot)] = LETTERS[k]
         last = len(layout.placements) - 1
         drawn = draw_table(layout, width, labels, last=last if last >= 0 else None)
-        return drawn.canvas, drawn.focus, dict(drawn.ends)
+        return drawn.canvas, drawn.focus, drawn.tiles.get(0), dict(drawn.ends)
     preview = None
     if frame.choices and 0 <= frame.focus < len(frame.choices):
         chosen = frame.choices[frame.focus]
@@ -295,7 +297,18 @@ def _draw_middle(
     newest = len(layout.placements) - 1 if layout.placements else None
     label = LETTERS[frame.focus] if preview is not None and frame.focus < len(LETTERS) else None
     board = draw_board(layout, last=newest, preview=preview, label=label or "▸")
-    return board.canvas, None, {}
+    return board.canvas, None, None, {}
+
+
+def _keep(room: int, size: int, centre: int, start: int, length: int) -> int:
+    """The offset that centres ``centre`` in ``room`` cells, moved as little as needed to
+    show ``start`` to ``start + length`` too, and clamped to the ``size`` drawn."""
+    off = room // 2 - centre
+    if start + off < 0:
+        off = -start
+    if start + length + off > room:
+        off = room - start - length
+    return min(0, max(room - size, off))
 
 
 def render_screen(frame: Frame, width: int, height: int) -> Drawn:
@@ -305,7 +318,7 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     hits: list[Hit] = []
     wide = width >= WIDE
     main_w = width - SIDE - 1 if wide else width
-    table, focus, end_boxes = _draw_middle(frame, main_w)
+    table, focus, root, end_boxes = _draw_middle(frame, main_w)
     if not wide and isinstance(view.layout, BoardLayout) and width - table.width > 26:
         wide, main_w = True, table.width  # room for the log beside the board
     side_w = width - main_w - 1
@@ -318,15 +331,17 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     seats = seats[:3]
     hand_rows = 3 if (frame.hands is not None or view.revealed is not None) else 2
     log_rows = 0 if wide else 3
-    while height - (3 + len(seats) + hand_rows + log_rows) < table.height:
-        if log_rows > 1:
-            log_rows -= 1
-        elif hand_rows > 1:
-            hand_rows -= 1
-        elif len(seats) > 1:
-            seats = seats[:-1]
-        else:
-            break
+    least = 3 + 1 + min(hand_rows, 1) + min(log_rows, 1)
+    if height - least >= table.height:  # fewer lines of log and hand let the table fit
+        while height - (3 + len(seats) + hand_rows + log_rows) < table.height:
+            if log_rows > 1:
+                log_rows -= 1
+            elif hand_rows > 1:
+                hand_rows -= 1
+            else:
+                seats = seats[:-1]
+    elif log_rows > 2:
+        log_rows = 2  # it will not fit: give it what can be spared
     for k, line in enumerate(seats):
         c.put(0, 1 + k, line)
     top = 1 + len(seats)
@@ -335,25 +350,29 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     # the table, centred when it fits, else panned to keep the last tile played in sight
     ox = (main_w - table.width) // 2 if table.width <= main_w else 0
     oy = (table_h - table.height) // 2 if table.height <= table_h else 0
-    if table.width > main_w and focus is not None:
-        ox = min(0, max(main_w - table.width, main_w // 2 - focus[0]))
-    if table.height > table_h and focus is not None:
-        oy = min(0, max(table_h - table.height, table_h // 2 - focus[1]))
+    layout = view.layout
+    if isinstance(layout, Layout) and frame.choices:  # the place to play in sight first
+        end = layout.end_of(frame.choices[min(frame.focus, len(frame.choices) - 1)])
+        if end is not None and (end.anchor, end.slot) in end_boxes:
+            focus = end_boxes[(end.anchor, end.slot)]
+    if focus is not None and root is not None:  # the first tile in sight, and the last
+        if table.width > main_w:
+            ox = _keep(main_w, table.width, root[0] + root[2] // 2, focus[0], focus[2])
+        if table.height > table_h:
+            oy = _keep(table_h, table.height, root[1] + root[3] // 2, focus[1], focus[3])
     ox += frame.pan[0]
     oy += frame.pan[1]
     port = Canvas(main_w, table_h)
     port.blit(table, ox, oy)
     c.blit(port, 0, top)
-    layout = view.layout
     if isinstance(layout, Layout):
         for k, a in enumerate(frame.choices):
             end = layout.end_of(a)
             box = end_boxes.get((end.anchor, end.slot)) if end is not None else None
             if box is not None and 0 <= box[0] + ox < main_w and 0 <= box[1] + oy < table_h:
                 hits.append((box[0] + ox, top + box[1] + oy, box[2], box[3], "choice", k))
-    if table.width > main_w or table.height > table_h:
-        more = " more: shift+arrows "
-        c.put(max(0, main_w - len(more)), top + table_h - 1, more, DIM)
+    if (table.width > main_w or table.height > table_h) and len(title) + 24 < width - len(turn):
+        c.put(len(title) + 2, 0, "(more: shift+arrows)", DIM)
     # the move log
     log = list(frame.log)
     if wide:
