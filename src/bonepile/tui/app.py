@@ -406,10 +406,24 @@ class BonepileApp(App[None]):
             return
         self.play_key(key, event.character)
 
+    def remote_changed(self) -> None:
+        """A new state (or a note) came from the server."""
+        v = self.current_view()
+        if self.selected is not None and (
+            v.actor != v.seat
+            or self.selected >= len(v.hand)
+            or not self.choices
+            or any(a not in v.legal for a in self.choices)
+        ):
+            self.clear_choice()
+        self.message = getattr(self.session, "note", "")
+        self.error = bool(self.message)
+        self.redraw()
+
     def play_key(self, key: str, char: str | None) -> None:
         """A key while playing."""
         s = self.session
-        if isinstance(s, LocalGame) and s.hand_over and not s.over:
+        if not isinstance(s, Replay) and s.hand_over and not s.over:
             if key == "enter":
                 s.next_hand()
                 self.clear_choice()
