@@ -359,7 +359,8 @@ MAX_PACE = 10.0
     "-a",
     "agent_list",
     metavar="A,B,...",
-    help="Who plays the other seats, in order, repeated round the table [default: ismcts].",
+    help="Who plays the other seats, in order, repeated round the table [default: ismcts]; "
+    "with --hot-seat, every seat in order, 'human' for a person.",
 )
 @click.option(
     "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
@@ -427,7 +428,14 @@ def play(
     g.check_players(n, g.make_options(values))
     if not 0 <= seat < n:
         fail(f"--seat must be from 0 to {n - 1}, got {seat}")
-    names = _agents_of(agent_list) if agent_list is not None else None
+    names = None
+    if agent_list is not None:  # "human" marks a person's seat (with --hot-seat)
+        names = [a.strip() for a in agent_list.split(",")]
+        if not all(names):
+            fail(f"--agents {quoted(agent_list)}: an agent is empty")
+        for name in names:
+            if name != "human":
+                _agents_of(name)
     specs = seat_specs(n, seat, names, hot_seat)
     session = LocalGame.new(
         g.name,

@@ -19,7 +19,7 @@ from typing import Any
 from bonepile.actions import Action, parse_action
 from bonepile.agents.base import Agent
 from bonepile.agents.registry import agent_name, make_agent
-from bonepile.errors import BonepileError, IllegalActionError
+from bonepile.errors import BonepileError, IllegalActionError, OptionError
 from bonepile.events import Event
 from bonepile.files import load_json_text, read_text_limited, write_text_atomic
 from bonepile.games import get_game
@@ -52,22 +52,22 @@ def default_save_path() -> Path:
     return Path(base) / "bonepile" / "saved-game.json"
 
 
-def seat_specs(players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool) -> list[str]:
-    """Who sits where: ``human`` at ``seat`` (at every seat for hot-seat), ``agents`` (repeated
-    round the table) or the search bot in the others."""
-    if agents:
-        others = [a for a in agents]
-        specs = []
-        k = 0
-        for s in range(players):
-            if s == seat and not hot_seat:
-                specs.append(HUMAN)
-            else:
-                specs.append(others[k % len(others)])
-                k += 1
-        return specs
+def seat_specs(
+    players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool
+) -> list[str]:
+    """Who sits where. Against bots: ``human`` at ``seat``, the ``agents`` (repeated round the
+    table) or the search bot in the others. Hot-seat: people everywhere, or ``agents`` seat by
+    seat, where ``human`` marks a person (``human,human,greedy``)."""
     if hot_seat:
-        return [HUMAN] * players
+        if not agents:
+            return [HUMAN] * players
+        specs = [agents[s % len(agents)] for s in range(players)]
+        if HUMAN not in specs:
+            raise OptionError("--hot-seat --agents: name the people's seats 'human'")
+        return specs
+    if agents:
+        others = iter([agents[k % len(agents)] for k in range(players)])
+        return [HUMAN if s == seat else next(others) for s in range(players)]
     return [HUMAN if s == seat else DEFAULT_BOT for s in range(players)]
 
 
