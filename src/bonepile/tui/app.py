@@ -34,6 +34,7 @@ from bonepile.tui.session import LocalGame, Replay
 from bonepile.view import View
 
 PLAY_KEYS = "1-9 tile  a,b… place  Enter play  d draw  p pass  h hint  : type  q quit"
+WATCH_KEYS = "watching  shift+arrows pan  Esc centre  q quit"
 BOARD_KEYS = "1-9 tile  Tab/a,b… place  Enter play  x discard  s stop  h hint  : type  q quit"
 REPLAY_KEYS = (
     "→/n forward  ←/b back  Home/End first/last  PgUp/PgDn a hand  shift+arrows pan  q quit"
@@ -166,7 +167,11 @@ class BonepileApp(App[None]):
             error=self.error,
             hint=self.hint,
             curtain=curtain,
-            keys=BOARD_KEYS if isinstance(v.layout, BoardLayout) else PLAY_KEYS,
+            keys=WATCH_KEYS
+            if v.seat is None and not isinstance(s, LocalGame)
+            else BOARD_KEYS
+            if isinstance(v.layout, BoardLayout)
+            else PLAY_KEYS,
             pan=self.pan,
             totals=s.totals(),
         )

@@ -52,9 +52,7 @@ def default_save_path() -> Path:
     return Path(base) / "bonepile" / "saved-game.json"
 
 
-def seat_specs(
-    players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool
-) -> list[str]:
+def seat_specs(players: int, seat: int, agents: Sequence[str] | None, hot_seat: bool) -> list[str]:
     """Who sits where. Against bots: ``human`` at ``seat``, the ``agents`` (repeated round the
     table) or the search bot in the others. Hot-seat: people everywhere, or ``agents`` seat by
     seat, where ``human`` marks a person (``human,human,greedy``)."""
