@@ -76,6 +76,7 @@ class RemoteTable:
         self.base, self.table = base, table
         self.seat, self.token = seat, token
         self.snap: dict[str, Any] | None = None
+        self._view: tuple[dict[str, Any], View] | None = None
         self.pending: dict[str, Any] | None = None
         self.note = ""
         self.app: Any = None
@@ -191,8 +192,12 @@ class RemoteTable:
 
     def view(self) -> View:
         """The view the server sent this seat (a spectator's when watching)."""
-        assert self.snap is not None
-        return View.from_json(self.snap["view"])
+        snap = self.snap
+        assert snap is not None
+        cached = self._view
+        if cached is None or cached[0] is not snap:
+            cached = self._view = (snap, View.from_json(snap["view"]))
+        return cached[1]
 
     @property
     def hand_over(self) -> bool:
