@@ -28,6 +28,11 @@ def test_bad_input_is_one_line() -> None:
     bad(run("play", "--join", "nonsense"), "not a table's address")
 
 
+def test_without_a_terminal_it_says_so(tmp_path: Path) -> None:
+    bad(run("play", "block", "--save", str(tmp_path / "s.json")), "needs a terminal")
+    assert not (tmp_path / "s.json").exists()
+
+
 def test_resume_without_or_with_a_broken_save(tmp_path: Path) -> None:
     missing = tmp_path / "none.json"
     bad(run("play", "--resume", "--save", str(missing)), "no saved game")

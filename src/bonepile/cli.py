@@ -452,6 +452,12 @@ def play(
 def _run_app(session: Any, pace: float, save_path: Path | None) -> None:
     from bonepile.tui.app import BonepileApp
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        close = getattr(session, "close", None)
+        if close is not None:
+            close()
+        fail("the terminal app needs a terminal (standard input and output are not one)")
+
     app = BonepileApp(session, pace=pace, save_path=save_path)
     try:
         app.run()
