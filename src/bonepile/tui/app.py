@@ -47,11 +47,13 @@ class Surface(Widget):
     can_focus = True
 
     def render(self) -> Text:
+        """The app's screen at this widget's size."""
         app = self.app
         assert isinstance(app, BonepileApp)
         return app.draw(self.size.width, self.size.height).canvas.text()
 
     def on_click(self, event: events.Click) -> None:
+        """Hand the click to the app."""
         app = self.app
         assert isinstance(app, BonepileApp)
         app.clicked(event.x, event.y)
@@ -106,10 +108,12 @@ class BonepileApp(App[None]):
 
     # ------------------------------------------------------------------ drawing
     def compose(self) -> ComposeResult:
+        """The screen and the (hidden) notation line."""
         yield Surface()
         yield Input(placeholder="notation, e.g. 6-4@6-6 or draw; Enter plays, Esc cancels")
 
     def on_mount(self) -> None:
+        """Focus the screen, hear from a remote table, and start the game."""
         self.query_one(Surface).focus()
         remote = getattr(self.session, "attach", None)
         if remote is not None:

@@ -51,8 +51,8 @@ class Frame:
     each seat's ``names``, a ``title``, the chosen hand tile (``selected``, an index into
     ``view.hand``) with its lettered ``choices`` and the ``focus`` among them, the ``log``
     lines, a ``message`` (an error when ``error``), the bot's ``hint``, a ``curtain`` that hides
-    the hand (hot-seat), every hand for a replay (``hands``), the ``keys`` line and a ``pan``
-    of the table in cells."""
+    the hand (hot-seat), every hand for a replay (``hands``), the ``keys`` line, a ``pan``
+    of the table in cells, the match ``totals`` and ``extra`` items for the seats line."""
 
     view: View
     names: tuple[str, ...]
