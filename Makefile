@@ -1,5 +1,6 @@
 # bonepile: `make run` starts the web app (SQLite in .data/), `make test` runs every check.
-# Both set up .venv first; the browser tests use Debian's chromium, installed here if missing.
+# Both set up .venv first; the browser tests use Debian's chromium and the terminal app's tests
+# tmux, both installed here if missing.
 # The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
 # build (.venv-compiled, `BONEPILE_COMPILE=1 pip install .`), which the benchmarks use.
 PYTHON ?= python3
@@ -11,12 +12,13 @@ CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
 CHROMIUM := /usr/bin/chromium
+TMUX := /usr/bin/tmux
 DATA ?= .data
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean chromium
+.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean chromium tmux
 
 # running needs bonepile and its server extra; testing adds the test toolchain (mypy, ruff, ...)
 $(RSTAMP): pyproject.toml setup.py
@@ -43,7 +45,12 @@ chromium:
 	@test -x $(CHROMIUM) || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
 		|| echo "chromium could not be installed: the browser tests will say so"
 
-test: $(STAMP) chromium lint typecheck pytest pytest-compiled
+# the terminal app's tests run the real command in tmux
+tmux:
+	@test -x $(TMUX) || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \
+		|| echo "tmux could not be installed: the terminal app's tmux tests will say so"
+
+test: $(STAMP) chromium tmux lint typecheck pytest pytest-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py

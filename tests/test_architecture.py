@@ -25,7 +25,15 @@ CORE = [
     "bonepile.perft",
     "bonepile.render",
 ]
-CLIENTS = ("bonepile.agents", "bonepile.simulate", "bonepile.cli", "click", "rich")
+CLIENTS = (
+    "bonepile.agents",
+    "bonepile.simulate",
+    "bonepile.cli",
+    "bonepile.tui",
+    "click",
+    "rich",
+    "textual",
+)
 
 
 @pytest.mark.parametrize("module", CORE)

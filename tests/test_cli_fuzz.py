@@ -137,6 +137,17 @@ CASES: dict[str, Case] = {
     "simulate-dev-full": case("simulate", "block", "-n", "2", "-k", "2", stdout="/dev/full"),
     "simulate-non-utf8-option": case("simulate", "block", "-n", "2", "-o", b"lead=\xff"),
     # ---------------------------------------------------------------- watch
+    # ---------------------------------------------------------------- play
+    "play-huge-name": case("play", "x" * 5000),
+    "play-non-utf8-arg": case("play", b"bl\xffock"),
+    "play-pace-nan": case("play", "block", "--pace", "nan"),
+    "play-seat-digits": case("play", "block", "--seat", DIGITS),
+    "play-players-digits": case("play", "block", "-n", DIGITS),
+    "play-resume-directory": case("play", "--resume", "--save", "{dir}"),
+    "play-resume-dev-zero": case("play", "--resume", "--save", "/dev/zero"),
+    "play-join-huge": case("play", "--join", "http://" + "x" * 5000),
+    "play-join-nothing-there": case("play", "--join", "http://127.0.0.1:1/t/abc"),
+    "replay-step-stdin": case("replay", "-", "--step"),
     "watch-ok": case("watch", "block", "-n", "2", "-s", "1", expect=0),
     "watch-cp1252": case(
         "watch", "sd", "-n", "2", "-s", "1", expect=0, env={"PYTHONIOENCODING": "cp1252"}

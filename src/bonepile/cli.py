@@ -306,7 +306,8 @@ def _load(path: str) -> Any:
 @cli.command()
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print the position summary as JSON.")
-def replay(record: str, as_json: bool) -> None:
+@click.option("--step", is_flag=True, help="Step through it, forwards and back, in the terminal.")
+def replay(record: str, as_json: bool, step: bool) -> None:
     """Show the position RECORD reaches (a file, or - for standard input).
 
     A match record shows every hand with the totals after it, then the last hand's position.
@@ -314,13 +315,158 @@ def replay(record: str, as_json: bool) -> None:
     from bonepile.match import Match
     from bonepile.render import render_match, render_state
 
+    if step and as_json:
+        fail("--step and --json do not go together")
+    if step and record == "-":
+        fail("--step reads a file, not standard input (the keys come from the terminal)")
     loaded = _load(record)
+    if step:
+        _textual_or_fail()
+        from bonepile.tui.session import Replay
+
+        _run_app(Replay(loaded), 0.0, None)
+        return
     if as_json:
         click.echo(json.dumps(loaded.summary(), indent=2))
     elif isinstance(loaded, Match):
         click.echo(render_match(loaded))
     else:
         click.echo(render_state(loaded))
+
+
+# ---------------------------------------------------------------------------------- play
+NO_TEXTUAL = "the terminal app needs Textual: pip install 'bonepile[tui]'"
+
+
+def _textual_or_fail() -> None:
+    """Fail with how to install Textual when it is missing."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        fail(NO_TEXTUAL)
+
+
+MAX_PACE = 10.0
+"""The longest ``play --pace``, in seconds."""
+
+
+@cli.command()
+@click.argument("game", required=False)
+@click.option("--players", "-n", type=int, help="Players (default: the game's usual count).")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 is P0).")
+@click.option(
+    "--agents",
+    "-a",
+    "agent_list",
+    metavar="A,B,...",
+    help="Who plays the other seats, in order, repeated round the table [default: ismcts]; "
+    "with --hot-seat, every seat in order, 'human' for a person.",
+)
+@click.option(
+    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
+)
+@click.option("--board", metavar="NAME|FILE", help="Board games: the board.")
+@click.option("--match", "whole_match", is_flag=True, help="Play a match to the target score.")
+@click.option("--seed", "-s", type=SEED, help="Seed of the deal [default: a random one].")
+@click.option("--hot-seat", is_flag=True, help="Friends at one keyboard, each hand hidden.")
+@click.option("--join", metavar="URL", help="Sit at (or watch) a table of the web server.")
+@click.option("--resume", is_flag=True, help="Go on with the game saved when you last quit.")
+@click.option(
+    "--pace",
+    type=float,
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="Least time between two bot moves.",
+)
+@click.option(
+    "--save",
+    "save_file",
+    type=click.Path(dir_okay=False),
+    help="Where a game is saved on quit [default: $XDG_DATA_HOME/bonepile/saved-game.json].",
+)
+def play(
+    game: str | None,
+    players: int | None,
+    seat: int,
+    agent_list: str | None,
+    options: tuple[str, ...],
+    board: str | None,
+    whole_match: bool,
+    seed: int | None,
+    hot_seat: bool,
+    join: str | None,
+    resume: bool,
+    pace: float,
+    save_file: str | None,
+) -> None:
+    """Play GAME in the terminal against bots (or friends with --hot-seat, or at a table of
+    the web server with --join URL); --resume goes on with the game saved on quit."""
+    _textual_or_fail()
+    from bonepile.tui.session import LocalGame, default_save_path, seat_specs
+
+    if not math.isfinite(pace) or not 0 <= pace <= MAX_PACE:
+        fail(f"--pace must be from 0 to {MAX_PACE:g} seconds, got {pace}")
+    save_path = Path(save_file) if save_file else default_save_path()
+    if join is not None:
+        if game is not None or resume or hot_seat:
+            fail("--join takes no GAME, --resume or --hot-seat: the table says what is played")
+        from bonepile.tui.remote import RemoteTable
+
+        _run_app(RemoteTable.connect(join), pace, None)
+        return
+    if resume:
+        if game is not None:
+            fail("--resume takes no GAME: the saved game says what is played")
+        _run_app(LocalGame.load(save_path), pace, save_path)
+        return
+    if game is None:
+        fail("play needs a GAME (bonepile rules lists them), or --resume, or --join URL")
+    g, values = _game_and_options(game, options)
+    chosen = _board_of(g, board)
+    n = players if players is not None else g.default_players
+    g.check_players(n, g.make_options(values))
+    if not 0 <= seat < n:
+        fail(f"--seat must be from 0 to {n - 1}, got {seat}")
+    names = None
+    if agent_list is not None:  # "human" marks a person's seat (with --hot-seat)
+        names = [a.strip() for a in agent_list.split(",")]
+        if not all(names):
+            fail(f"--agents {quoted(agent_list)}: an agent is empty")
+        for name in names:
+            if name != "human":
+                _agents_of(name)
+    specs = seat_specs(n, seat, names, hot_seat)
+    session = LocalGame.new(
+        g.name,
+        n,
+        options=values,
+        specs=specs,
+        whole_match=whole_match,
+        seed=seed,
+        board=chosen,
+    )
+    _run_app(session, pace, save_path)
+
+
+def _run_app(session: Any, pace: float, save_path: Path | None) -> None:
+    from bonepile.tui.app import BonepileApp
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        close = getattr(session, "close", None)
+        if close is not None:
+            close()
+        fail("the terminal app needs a terminal (standard input and output are not one)")
+
+    app = BonepileApp(session, pace=pace, save_path=save_path)
+    try:
+        app.run()
+    finally:
+        close = getattr(session, "close", None)
+        if close is not None:
+            close()
+    if save_path is not None and save_path.exists():
+        click.echo(f"Game saved to {save_path}: bonepile play --resume goes on with it.")
 
 
 # ---------------------------------------------------------------------------------- perft

@@ -1,0 +1,286 @@
+"""A table of the web server played from the terminal (``bonepile play --join URL``): a
+client of the documented protocol (``docs/server.md``), nothing more.
+
+It takes a free seat through the HTTP API (or watches when none is left), keeps the seat's
+token in a small file so that running the command again sits it back down, and talks over the
+table socket on a thread of its own. As in the browser, a dropped connection is opened again
+(the hello says which version it has) and a move not yet acknowledged is sent again with the
+same id, so it is played once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+from bonepile.actions import Action, parse_action
+from bonepile.errors import BonepileError, IllegalActionError
+from bonepile.files import write_text_atomic
+from bonepile.games import get_game
+from bonepile.view import View
+
+RETRY = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""Seconds to wait before each new try to reconnect (the last repeats)."""
+
+
+class JoinError(BonepileError):
+    """A table that cannot be joined (a bad address, an unknown table, no server)."""
+
+
+def seats_file() -> Path:
+    """Where the tokens of the seats taken from this terminal are kept."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(os.environ.get("BONEPILE_SEATS") or Path(base) / "bonepile" / "seats.json")
+
+
+def parse_table_url(url: str) -> tuple[str, str]:
+    """``http://host:8000/t/ID`` (the invite link) -> ``("http://host:8000", "ID")``."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise JoinError(f"{url!r} is not a table's address (expected http://HOST:PORT/t/TABLE)")
+    path = [p for p in parts.path.split("/") if p]
+    if len(path) != 2 or path[0] != "t":
+        raise JoinError(f"{url!r} is not a table's address (expected http://HOST:PORT/t/TABLE)")
+    return f"{parts.scheme}://{parts.netloc}", path[1]
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    data = json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read())
+        except ValueError:
+            return e.code, {"message": str(e)}
+    except (OSError, ValueError) as e:
+        raise JoinError(f"cannot reach {url}: {getattr(e, 'reason', e)}") from None
+
+
+class RemoteTable:
+    """A seat (or a spectator's chair) at a table of the web server, kept up to date by a
+    thread that reads the table socket; the app is told of each new state."""
+
+    def __init__(self, base: str, table: str, seat: int | None, token: str | None) -> None:
+        self.base, self.table = base, table
+        self.seat, self.token = seat, token
+        self.snap: dict[str, Any] | None = None
+        self._view: tuple[dict[str, Any], View] | None = None
+        self.pending: dict[str, Any] | None = None
+        self.note = ""
+        self.app: Any = None
+        self.closed = False
+        self.ws: Any = None
+        self.ready = threading.Event()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="bonepile-socket")
+
+    @classmethod
+    def connect(cls, url: str, name: str = "terminal") -> RemoteTable:
+        """Sit at the table at ``url`` (again, with the token kept from last time), or watch
+        it when every seat is taken; wait for its first state."""
+        base, table = parse_table_url(url)
+        kept = _read_seats().get(f"{base}/t/{table}")
+        if isinstance(kept, dict) and isinstance(kept.get("token"), str):
+            seat, token = kept.get("seat"), kept["token"]
+        else:
+            status, got = _post(f"{base}/api/tables/{table}/join", {"name": name})
+            if status == 409:
+                seat, token = None, None  # every seat taken: watch
+            elif status != 200:
+                raise JoinError(f"cannot join: {got.get('message', status)}")
+            else:
+                seat, token = got["seat"], got["token"]
+                _keep_seat(f"{base}/t/{table}", seat, token)
+        remote = cls(base, table, seat if isinstance(seat, int) else None, token)
+        remote.thread.start()
+        if not remote.ready.wait(15):
+            remote.close()
+            raise JoinError(f"no answer from {base}: {remote.note or 'timed out'}")
+        if remote.snap is None:
+            remote.close()
+            raise JoinError(remote.note or "the table refused the connection")
+        return remote
+
+    # ------------------------------------------------------------------ the socket
+    def _run(self) -> None:
+        from websockets.exceptions import WebSocketException
+        from websockets.sync.client import connect
+
+        ws_base = "ws" + self.base[4:]
+        tries = 0
+        while not self.closed:
+            try:
+                with connect(f"{ws_base}/ws/table/{self.table}", open_timeout=10) as ws:
+                    self.ws = ws
+                    since = -1 if self.snap is None else int(self.snap["v"])
+                    hello = {"type": "hello", "token": self.token, "since": since, "width": 40}
+                    ws.send(json.dumps(hello))
+                    tries = 0
+                    for raw in ws:
+                        self._receive(json.loads(raw))
+            except (OSError, WebSocketException, ValueError) as e:
+                self.note = f"connection lost ({e.__class__.__name__}); reconnecting…"
+                self._tell()
+            finally:
+                self.ws = None
+            if self.closed:
+                return
+            time.sleep(RETRY[min(tries, len(RETRY) - 1)])
+            tries += 1
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "state":
+            with self.lock:
+                self.snap = msg
+                self.note = ""
+            self.ready.set()
+            self._resend()
+        elif kind == "ack":
+            with self.lock:
+                if self.pending is not None and self.pending["id"] == msg.get("id"):
+                    self.pending = None
+        elif kind == "error":
+            code = msg.get("code")
+            with self.lock:
+                self.note = str(msg.get("message") or code)
+                if code not in ("hello",) and self.pending is not None:
+                    self.pending = None  # stale, illegal or not our turn: the state follows
+            if code == "hello" or self.snap is None:
+                if self.token is not None and self.snap is None:
+                    self.token, self.seat = None, None  # the seat was taken back: watch
+                self.ready.set()
+        self._tell()
+
+    def _resend(self) -> None:
+        with self.lock:
+            pending = self.pending
+        if pending is not None:
+            self._send(pending)
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        ws = self.ws
+        if ws is None:
+            return  # sent again once the connection is back
+        try:
+            ws.send(json.dumps(msg))
+        except Exception:  # the reader sees the connection drop and reconnects
+            return
+
+    def _tell(self) -> None:
+        app = self.app
+        if app is not None:
+            with contextlib.suppress(RuntimeError):  # the app is gone
+                app.call_from_thread(app.remote_changed)
+
+    # ------------------------------------------------------------------ the app's side
+    def attach(self, app: Any) -> None:
+        """Tell ``app`` (its ``remote_changed``) of every new state."""
+        self.app = app
+
+    def view(self) -> View:
+        """The view the server sent this seat (a spectator's when watching)."""
+        snap = self.snap
+        assert snap is not None
+        cached = self._view
+        if cached is None or cached[0] is not snap:
+            cached = self._view = (snap, View.from_json(snap["view"]))
+        return cached[1]
+
+    @property
+    def hand_over(self) -> bool:
+        """Whether the current hand is over."""
+        return self.view().result is not None
+
+    @property
+    def over(self) -> bool:
+        """Whether the table has nothing more to play."""
+        assert self.snap is not None
+        return bool(self.snap.get("match_over")) or (self.hand_over and not self.snap.get("match"))
+
+    def names(self) -> tuple[str, ...]:
+        """Who sits where."""
+        assert self.snap is not None
+        out = []
+        for k, s in enumerate(self.snap["seats"]):
+            name = str(s.get("name") or s.get("bot") or s.get("kind") or "")
+            if k == self.seat:
+                name = "you"
+            elif not s.get("present", True):
+                name += " (away)"
+            out.append(name[:16])
+        return tuple(out)
+
+    def title(self) -> str:
+        """The game's title, the table and the hand."""
+        assert self.snap is not None
+        title = get_game(self.snap["game"]).title + f" · table {self.table}"
+        if self.snap.get("match"):
+            title += f" · hand {self.snap.get('hand_number')}"
+        if self.seat is None:
+            title += " · watching"
+        return title
+
+    def totals(self) -> tuple[int, ...] | None:
+        """The match totals, at a match table."""
+        assert self.snap is not None
+        return tuple(self.snap["totals"]) if self.snap.get("match") else None
+
+    def play(self, action: Action | str, seat: int) -> None:
+        """Send a move (checked against the legal moves first); it is sent again after a
+        reconnection until the server acknowledges it."""
+        act = parse_action(action) if isinstance(action, str) else action
+        v = self.view()
+        if v.actor != seat or act not in v.legal:
+            raise IllegalActionError(f"{act} is not legal here")
+        assert self.snap is not None
+        msg = {"type": "move", "id": uuid.uuid4().hex, "v": self.snap["v"], "action": str(act)}
+        with self.lock:
+            self.pending = msg
+        self._send(msg)
+
+    def next_hand(self) -> None:
+        """Ask for the next hand of a match."""
+        self._send({"type": "next_hand"})
+
+    def close(self) -> None:
+        """Leave the table (the seat stays ours: its token is kept)."""
+        self.closed = True
+        ws = self.ws
+        if ws is not None:
+            with contextlib.suppress(Exception):  # already gone
+                ws.close()
+
+
+def _read_seats() -> dict[str, Any]:
+    path = seats_file()
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _keep_seat(key: str, seat: int, token: str) -> None:
+    seats = _read_seats()
+    seats[key] = {"seat": seat, "token": token}
+    try:
+        seats_file().parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(seats_file(), json.dumps(seats))
+    except OSError:
+        pass  # the seat still works now; only a later run cannot find it again
+
+
+__all__ = ["JoinError", "RemoteTable", "parse_table_url", "seats_file"]

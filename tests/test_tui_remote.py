@@ -1,0 +1,192 @@
+"""``bonepile play --join``: the terminal app at a table of a real ``bonepile serve``, as a
+client of the documented protocol; a hand played by keys, a seat taken back, watching, and a
+move made while the connection was down played once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+pytest.importorskip("websockets")
+pytest.importorskip("fastapi")
+
+from bonepile.actions import DRAW, PASS
+from bonepile.tui.app import BonepileApp
+from bonepile.tui.remote import JoinError, RemoteTable, parse_table_url
+from bonepile.tui.screen import LETTERS, tile_of
+from tui_driver import screen_text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    data = tmp_path_factory.mktemp("data")
+    command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--data", str(data), "--bot-pace", "0"]
+    log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/api/games", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError((data / "server.log").read_text()[-3000:])
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(autouse=True)
+def seats_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "seats.json"
+    monkeypatch.setenv("BONEPILE_SEATS", str(path))
+    return path
+
+
+def _table(base: str, game: str, seats: list[str]) -> str:
+    body = json.dumps({"game": game, "seats": seats}).encode()
+    req = urllib.request.Request(
+        base + "/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return f"{base}/t/{json.loads(r.read())['id']}"
+
+
+async def _play_remote(app: BonepileApp, pilot: Any, remote: RemoteTable, hook: Any = None) -> None:
+    """Press a player's keys at the remote table until the hand is over."""
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        await pilot.pause(0.02)
+        if remote.over:
+            return
+        v = app.current_view()
+        if v.actor != v.seat or remote.pending is not None or not v.legal:
+            continue
+        if hook is not None and await hook(app, pilot, remote):
+            continue
+        tiles = [a for a in v.legal if tile_of(a) is not None]
+        if tiles:
+            index = v.hand.index(tile_of(tiles[0]))  # type: ignore[arg-type]
+            await pilot.press(str(index + 1) if index < 9 else "right")
+            await pilot.pause()
+            await pilot.press(LETTERS[0])
+        else:
+            await pilot.press("d" if DRAW in v.legal else "p" if PASS in v.legal else "s")
+        await pilot.pause(0.05)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_hand_at_a_server_table_by_keys(server: str) -> None:
+    url = _table(server, "block", ["open", "random"])
+    remote = RemoteTable.connect(url)
+    assert remote.seat == 0
+
+    async def run() -> str:
+        app = BonepileApp(remote, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _play_remote(app, pilot, remote)
+            await pilot.pause(0.2)
+            app.redraw()
+            await pilot.pause()
+            return screen_text(app)
+
+    try:
+        text = asyncio.run(run())
+    finally:
+        remote.close()
+    assert "Hand over" in text, text
+
+
+def test_the_seat_is_taken_back_and_others_watch(server: str) -> None:
+    url = _table(server, "doubles", ["open", "greedy"])
+    first = RemoteTable.connect(url)
+    first.close()
+    again = RemoteTable.connect(url)  # the kept token: the same seat
+    assert again.seat == 0 and again.view().seat == 0
+    again.close()
+    import os
+
+    os.environ["BONEPILE_SEATS"] = os.environ["BONEPILE_SEATS"] + ".other"
+    watcher = RemoteTable.connect(url)
+    try:
+        assert watcher.seat is None and watcher.view().seat is None
+        assert watcher.view().hand == ()
+        assert "watching" in watcher.title()
+    finally:
+        watcher.close()
+
+
+def test_a_move_made_while_disconnected_is_played_once(server: str) -> None:
+    url = _table(server, "draw", ["open", "random"])
+    remote = RemoteTable.connect(url)
+    cut = {"done": False}
+
+    async def drop_then_move(app: BonepileApp, pilot: Any, r: RemoteTable) -> bool:
+        if cut["done"]:
+            return False
+        cut["done"] = True
+        before = len(r.view().history)
+        ws = r.ws
+        r.ws = None  # the connection is down: the move waits
+        ws.close()
+        move = r.view().legal[0]
+        app.play(move)
+        assert r.pending is not None
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if r.pending is None and len(r.view().history) > before:
+                break
+        played = [str(t.action) for t in r.view().history[before:]]
+        assert played.count(str(move)) == 1 and r.view().history[before].action == move
+        return True
+
+    async def run() -> None:
+        app = BonepileApp(remote, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _play_remote(app, pilot, remote, hook=drop_then_move)
+
+    try:
+        asyncio.run(run())
+    finally:
+        remote.close()
+    assert cut["done"]
+
+
+def test_bad_addresses_give_one_clear_error(server: str) -> None:
+    with pytest.raises(JoinError, match="not a table's address"):
+        parse_table_url("ftp://x/t/1")
+    with pytest.raises(JoinError, match="no such table"):
+        RemoteTable.connect(server + "/t/nope")
+    with pytest.raises(JoinError, match="cannot reach"):
+        RemoteTable.connect(f"http://127.0.0.1:{_free_port()}/t/abc")
