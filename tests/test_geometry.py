@@ -12,7 +12,7 @@ import json
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bonepile import apply, new_game
@@ -114,6 +114,7 @@ TREES = [(g, o) for g, opts in TREE_OPTIONS.items() for o in opts]
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(TREES), st.integers(0, 2**32), st.integers(MIN_WIDTH, 80))
+@example(("super_dominoes", {"doubles_branch": True}), 291, 25)  # a tile found no room at any fold
 def test_every_position_of_a_hand_is_drawn_right_and_tiles_never_move(
     game_options: tuple[str, dict[str, Any]], seed: int, width: int
 ) -> None:

@@ -398,8 +398,9 @@ def scene(layout: Layout | BoardLayout, *, width: int = 40) -> Scene:
     while got is None and fold < 2 * max(MIN_WIDTH, width):
         fold += 8  # no room for a tile: the whole layout refolds wider
         got = _lay_tree(layout, fold)
-    if got is None:  # a tile with no room next to its parent anywhere: drawn detached
-        got = _lay_tree(layout, float(max(MIN_WIDTH, int(width))), force=True)
+    if got is None:  # a tile with no room next to its parent at any fold: drawn detached, at
+        # the widest fold (the one the scene reports), so the tiles before it keep their boxes
+        got = _lay_tree(layout, fold, force=True)
     assert got is not None
     boxes, laid, used, grid = got
     ends = []
