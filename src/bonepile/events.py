@@ -305,19 +305,22 @@ class Drew(Event):
     "fifteen"}``, ``"tiles": null`` when redacted.
     """
 
-    __slots__ = ("cause", "count", "seat", "tiles")
+    __slots__ = ("_hidden", "cause", "count", "seat", "tiles")
     TYPE = "drew"
     FIELDS = (("seat", "int"), ("count", "int"), ("tiles", "tiles?"), ("cause", "str"))
     seat: int
     count: int
     tiles: tuple[Tile, ...] | None
     cause: str
+    _hidden: Drew | None
+    """What the other seats see, once asked for (not a field: a cache)."""
 
     def __init__(self, seat: int, count: int, tiles: tuple[Tile, ...] | None, cause: str) -> None:
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "cause", cause)
+        object.__setattr__(self, "_hidden", None)
 
     def _check(self) -> None:
         super()._check()
@@ -330,12 +333,15 @@ class Drew(Event):
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tiles is None:
             return self
-        key = (self.seat, self.count, self.cause)
-        hidden = _HIDDEN_DREW.get(key)
+        hidden = self._hidden
         if hidden is None:  # one shared value: a history keeps it once for every seat
-            if len(_HIDDEN_DREW) > 10_000:
-                _HIDDEN_DREW.clear()
-            hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
+            key = (self.seat, self.count, self.cause)
+            hidden = _HIDDEN_DREW.get(key)
+            if hidden is None:
+                if len(_HIDDEN_DREW) > 10_000:
+                    _HIDDEN_DREW.clear()
+                hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
+            object.__setattr__(self, "_hidden", hidden)
         return hidden
 
     def describe(self) -> str:

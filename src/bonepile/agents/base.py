@@ -56,7 +56,7 @@ def play_hand(
     in place (as :meth:`State.playout` does): the same moves, history and views as step by step.
     """
     for seat, agent in enumerate(agents):
-        begin = getattr(agent, "start", None)
+        begin = _hook(agent, "start")
         if begin is not None:
             begin(view(state, seat))
     if on_step is None and state.actor is not None:
@@ -74,10 +74,16 @@ def play_hand(
         if on_step is not None:
             on_step(seat, action, events, state)
     for seat, agent in enumerate(agents):
-        end = getattr(agent, "finish", None)
+        end = _hook(agent, "finish")
         if end is not None:
             end(view(state, seat))
     return state
+
+
+def _hook(agent: Agent, name: str) -> Callable[[View], object] | None:
+    """The agent's ``start`` or ``finish`` method, or ``None`` (``hasattr`` first: an agent
+    without one is the rule, and a compiled ``getattr`` that misses builds an exception)."""
+    return getattr(agent, name) if hasattr(agent, name) else None
 
 
 def play_match(
