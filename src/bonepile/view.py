@@ -186,7 +186,7 @@ class View:
             players=n,
             seat=seat,
             hand=(),
-            hand_sizes=tuple(map(int.bit_count, hands)),
+            hand_sizes=tuple([h.bit_count() for h in hands]),
             boneyard_size=len(state._bone) - state._bpos,
             layout=state.layout,
             actor=actor,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -17,6 +17,8 @@ from bonepile.state import State
 from bonepile.view import View, view
 
 __all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]
+
+_RANDOM: Final = random.Random
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -34,7 +36,7 @@ class RandomAgent:
         legal = view.legal
         rng = self.rng
         n = len(legal)
-        if n == 0 or type(rng) is not random.Random:
+        if n == 0 or type(rng) is not _RANDOM:
             return rng.choice(legal)
         k = n.bit_length()  # random.Random._randbelow_with_getrandbits, as choice uses it
         r = rng.getrandbits(k)
