@@ -14,13 +14,18 @@ and ``simulate / apply`` (what the view, the agent and the history cost on top o
 as one JSON
 object on stdout.
 
-Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]``.
+Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]
+[--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
-Last measured (one run of ``.venv-compiled/bin/python benchmarks/views.py`` on a shared 2-core
-machine), simulate / playout: block 0.60, draw 0.48, Super Dominoes 0.56, Doubles 0.62, Double
-Double Dominoes 0.86 (0.44, 0.26, 0.31, 0.41 and 0.75 before views were made cheap). What is
-left: interpreted event objects, one seeded ``random.Random`` per seat and hand (the other
-ways seed one), the redaction of draws for every seat, the view itself.
+Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu``, two runs on a shared
+2-core machine, each against the code before this round in the same conditions), simulate /
+playout: block 0.70 and 0.73 (0.57 and 0.62 before), draw 0.61 and 0.56 (0.45, 0.43), Super
+Dominoes 0.65 and 0.65 (0.55, 0.54), Doubles 0.70 and 0.71 (0.61, 0.62), Double Double
+Dominoes 0.89 and 0.90 (0.83, 0.87). The pure build (``.venv/bin/python``, one run): 0.47,
+0.32, 0.45, 0.50 and 0.81, as before. What is left, compiled: the view's copies (its layout,
+facts and hand sizes, about a third of a draw game's cost over the playout), the history's
+cells and the split of each draw, the agents' calls, and one seeded ``random.Random`` per seat
+and hand (about 3 µs each).
 """
 
 from __future__ import annotations
