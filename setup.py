@@ -10,6 +10,7 @@ from setuptools import setup
 
 COMPILED_MODULES = [
     "src/bonepile/state.py",
+    "src/bonepile/events.py",
     "src/bonepile/layout.py",
     "src/bonepile/rules.py",
     "src/bonepile/games/line.py",

@@ -14,13 +14,18 @@ and ``simulate / apply`` (what the view, the agent and the history cost on top o
 as one JSON
 object on stdout.
 
-Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]``.
+Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]
+[--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
-Last measured (one run of ``.venv-compiled/bin/python benchmarks/views.py`` on a shared 2-core
-machine), simulate / playout: block 0.60, draw 0.48, Super Dominoes 0.56, Doubles 0.62, Double
-Double Dominoes 0.86 (0.44, 0.26, 0.31, 0.41 and 0.75 before views were made cheap). What is
-left: interpreted event objects, one seeded ``random.Random`` per seat and hand (the other
-ways seed one), the redaction of draws for every seat, the view itself.
+Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu``, two runs on a shared
+2-core machine, each against the code before this round in the same conditions), simulate /
+playout: block 0.70 and 0.73 (0.57 and 0.62 before), draw 0.61 and 0.56 (0.45, 0.43), Super
+Dominoes 0.65 and 0.65 (0.55, 0.54), Doubles 0.70 and 0.71 (0.61, 0.62), Double Double
+Dominoes 0.89 and 0.90 (0.83, 0.87). The pure build (``.venv/bin/python``, one run): 0.47,
+0.32, 0.45, 0.50 and 0.81, as before. What is left, compiled: the view's copies (its layout,
+facts and hand sizes, about a third of a draw game's cost over the playout), the history's
+cells and the split of each draw, the agents' calls, and one seeded ``random.Random`` per seat
+and hand (about 3 µs each).
 """
 
 from __future__ import annotations
@@ -71,8 +76,11 @@ def _ways(game: str, players: int) -> dict[str, Callable[[int], int]]:
     return {"playout": playout, "apply": apply, "simulate": simulate}
 
 
-def run(names: list[str], seconds: float, rounds: int) -> dict[str, Any]:
-    """Measure every game in ``names`` for ``seconds`` per way, in ``rounds`` slices."""
+def run(
+    names: list[str], seconds: float, rounds: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, Any]:
+    """Measure every game in ``names`` for ``seconds`` per way, in ``rounds`` slices, on
+    ``clock`` (wall time, or with ``--cpu`` the process's CPU time)."""
     out: dict[str, Any] = {}
     for name in names:
         game, players = GAMES[name]
@@ -85,12 +93,12 @@ def run(names: list[str], seconds: float, rounds: int) -> dict[str, Any]:
         for _ in range(rounds):
             for way, f in ways.items():
                 actions = 0
-                start = time.perf_counter()
+                start = clock()
                 deadline = start + seconds / rounds
-                while time.perf_counter() < deadline:
+                while clock() < deadline:
                     actions += f(seed)
                     seed += 1
-                rates[way].append(actions / (time.perf_counter() - start))
+                rates[way].append(actions / (clock() - start))
         ratio = [s / p for s, p in zip(rates["simulate"], rates["playout"], strict=True)]
         over_apply = [s / p for s, p in zip(rates["simulate"], rates["apply"], strict=True)]
         median = statistics.median(ratio)
@@ -111,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time per way and game")
     parser.add_argument("--rounds", type=int, default=6, help="round-robin slices")
     parser.add_argument("--only", default="", help=f"games to run: {', '.join(GAMES)}")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time on the process's CPU time (steadier when other processes share the machine)",
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be positive and --rounds at least 1")
@@ -123,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         "compiled": bonepile.COMPILED,
         "seconds": args.seconds,
         "rounds": args.rounds,
-        "games": run(names, args.seconds, args.rounds),
+        "clock": "cpu" if args.cpu else "wall",
+        "games": run(
+            names, args.seconds, args.rounds, time.process_time if args.cpu else time.perf_counter
+        ),
     }
     print(json.dumps(report, indent=2))
     return 0

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bonepile
 import bonepile.events as events_module
 from bonepile import all_games, get_game
 from bonepile.actions import HIDDEN_DISCARD, Action, Discard, Place, parse_action
@@ -269,7 +270,10 @@ def test_event_types_lists_every_event_class_once_with_a_unique_type() -> None:
     assert all(types) and len(set(types)) == len(types)
     for cls in EVENT_TYPES:
         names = [f for f, _ in cls.FIELDS]
-        assert sorted(names) == sorted(cls.__slots__), cls
+        # a compiled class lists its fields in __mypyc_attrs__ (mypyc drops __slots__); a
+        # private slot is a cache, not a field
+        slots = cls.__dict__.get("__slots__") or cls.__dict__["__mypyc_attrs__"]
+        assert sorted(names) == sorted(s for s in slots if not s.startswith("_")), cls
         assert list(inspect.signature(cls).parameters) == names, cls
 
 
@@ -280,6 +284,7 @@ def test_every_event_kind_round_trips(e: Event) -> None:
         assert_event_round_trips(e.redact(seat))
 
 
+@pytest.mark.skipif(bonepile.COMPILED, reason="mypyc drops docstrings: the pure build checks")
 @pytest.mark.parametrize("cls", EVENT_TYPES, ids=lambda c: c.__name__)
 def test_every_event_documents_its_json(cls: type[Event]) -> None:
     doc = cls.__doc__ or ""

@@ -23,8 +23,6 @@ from bonepile.grid import format_cell
 from bonepile.result import Result
 from bonepile.tiles import Tile, parse_tile
 
-_set = object.__setattr__
-
 Cell = tuple[int, int]
 """A zero-based ``(row, col)`` board cell (as in :class:`~bonepile.actions.Place`)."""
 
@@ -48,7 +46,7 @@ class Event:
         if len(values) != len(fields):
             raise TypeError(f"{type(self).__name__} takes {len(fields)} values, got {len(values)}")
         for (name, _), value in zip(fields, values, strict=True):
-            _set(self, name, value)
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -136,8 +134,8 @@ class Event:
             except _Bad as e:
                 got = shown(data[field])
                 raise WireError(f"event {name}: {field} must be {e}, got {got}") from None
-            except WireError as e:  # a nested result: "result: why"
-                why = str(e).removeprefix("result: ")
+            except WireError as nested:  # a nested result: "result: why"
+                why = str(nested).removeprefix("result: ")
                 raise WireError(f"event {name}: {field}: {why}") from None
         event = kind(*values)
         event._check()
@@ -256,8 +254,8 @@ class Led(Event):
     tile: Tile
 
     def __init__(self, seat: int, tile: Tile) -> None:
-        _set(self, "seat", seat)
-        _set(self, "tile", tile)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
 
     def describe(self) -> str:
         return f"P{self.seat} leads {self.tile}"
@@ -286,11 +284,11 @@ class Placed(Event):
     open: int
 
     def __init__(self, seat: int, tile: Tile, at: Tile, matched: int, open: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "tile", tile)
-        _set(self, "at", at)
-        _set(self, "matched", matched)
-        _set(self, "open", open)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "matched", matched)
+        object.__setattr__(self, "open", open)
 
     def describe(self) -> str:
         return f"P{self.seat} plays {self.tile} on {self.at} (open end {self.open})"
@@ -307,19 +305,22 @@ class Drew(Event):
     "fifteen"}``, ``"tiles": null`` when redacted.
     """
 
-    __slots__ = ("cause", "count", "seat", "tiles")
+    __slots__ = ("_hidden", "cause", "count", "seat", "tiles")
     TYPE = "drew"
     FIELDS = (("seat", "int"), ("count", "int"), ("tiles", "tiles?"), ("cause", "str"))
     seat: int
     count: int
     tiles: tuple[Tile, ...] | None
     cause: str
+    _hidden: Drew | None
+    """What the other seats see, once asked for (not a field: a cache)."""
 
     def __init__(self, seat: int, count: int, tiles: tuple[Tile, ...] | None, cause: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "count", count)
-        _set(self, "tiles", tiles)
-        _set(self, "cause", cause)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "cause", cause)
+        object.__setattr__(self, "_hidden", None)
 
     def _check(self) -> None:
         super()._check()
@@ -332,12 +333,15 @@ class Drew(Event):
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tiles is None:
             return self
-        key = (self.seat, self.count, self.cause)
-        hidden = _HIDDEN_DREW.get(key)
+        hidden = self._hidden
         if hidden is None:  # one shared value: a history keeps it once for every seat
-            if len(_HIDDEN_DREW) > 10_000:
-                _HIDDEN_DREW.clear()
-            hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
+            key = (self.seat, self.count, self.cause)
+            hidden = _HIDDEN_DREW.get(key)
+            if hidden is None:
+                if len(_HIDDEN_DREW) > 10_000:
+                    _HIDDEN_DREW.clear()
+                hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
+            object.__setattr__(self, "_hidden", hidden)
         return hidden
 
     def describe(self) -> str:
@@ -367,7 +371,7 @@ class Passed(Event):
     seat: int
 
     def __init__(self, seat: int) -> None:
-        _set(self, "seat", seat)
+        object.__setattr__(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} passes"
@@ -385,7 +389,7 @@ class Skipped(Event):
     seat: int
 
     def __init__(self, seat: int) -> None:
-        _set(self, "seat", seat)
+        object.__setattr__(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} loses a turn"
@@ -404,8 +408,8 @@ class Reversed(Event):
     direction: int
 
     def __init__(self, seat: int, direction: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "direction", direction)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "direction", direction)
 
     def describe(self) -> str:
         way = "clockwise" if self.direction > 0 else "counter-clockwise"
@@ -426,9 +430,9 @@ class SpellCast(Event):
     starter: bool
 
     def __init__(self, seat: int, at: Tile, starter: bool) -> None:
-        _set(self, "seat", seat)
-        _set(self, "at", at)
-        _set(self, "starter", starter)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "starter", starter)
 
     def describe(self) -> str:
         if self.starter:
@@ -449,8 +453,8 @@ class SpellEnded(Event):
     how: str
 
     def __init__(self, seat: int, how: str) -> None:
-        _set(self, "seat", seat)
-        _set(self, "how", how)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "how", how)
 
     def describe(self) -> str:
         text = {
@@ -474,7 +478,7 @@ class ExtraTurn(Event):
     seat: int
 
     def __init__(self, seat: int) -> None:
-        _set(self, "seat", seat)
+        object.__setattr__(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} takes an extra turn"
@@ -511,13 +515,13 @@ class PlacedOnBoard(Event):
     def __init__(
         self, seat: int, tile: Tile, p: int, q: int, cell1: Cell, cell2: Cell, chain: bool
     ) -> None:
-        _set(self, "seat", seat)
-        _set(self, "tile", tile)
-        _set(self, "p", p)
-        _set(self, "q", q)
-        _set(self, "cell1", (cell1[0], cell1[1]))
-        _set(self, "cell2", (cell2[0], cell2[1]))
-        _set(self, "chain", chain)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "q", q)
+        object.__setattr__(self, "cell1", (cell1[0], cell1[1]))
+        object.__setattr__(self, "cell2", (cell2[0], cell2[1]))
+        object.__setattr__(self, "chain", chain)
 
     def describe(self) -> str:
         how = " next to the double" if self.chain else ""
@@ -542,10 +546,10 @@ class Scored(Event):
     position: int
 
     def __init__(self, seat: int, points: int, kind: str, position: int) -> None:
-        _set(self, "seat", seat)
-        _set(self, "points", points)
-        _set(self, "kind", kind)
-        _set(self, "position", position)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "position", position)
 
     def describe(self) -> str:
         what = "for the diamond" if self.kind == "diamond" else "track bonus"
@@ -565,8 +569,8 @@ class Discarded(Event):
     tile: Tile | None
 
     def __init__(self, seat: int, tile: Tile | None) -> None:
-        _set(self, "seat", seat)
-        _set(self, "tile", tile)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
 
     def redact(self, seat: int | None) -> Event:
         if seat == self.seat or self.tile is None:
@@ -593,7 +597,7 @@ class ChainStopped(Event):
     seat: int
 
     def __init__(self, seat: int) -> None:
-        _set(self, "seat", seat)
+        object.__setattr__(self, "seat", seat)
 
     def describe(self) -> str:
         return f"P{self.seat} stops the chain"
@@ -612,7 +616,7 @@ class HandEnded(Event):
     result: Result
 
     def __init__(self, result: Result) -> None:
-        _set(self, "result", result)
+        object.__setattr__(self, "result", result)
 
     def describe(self) -> str:
         r = self.result

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.errors import BonepileError, shown
 from bonepile.tiles import TILES, Tile, parse_tile
@@ -381,5 +381,21 @@ def _derive(
 
 
 def build_layout(family: str, placed: Placed, ends: Ends | None) -> Layout:
-    """Wrap the rules' compact placements and ends in a (lazy) :class:`Layout`."""
-    return Layout(family, placed=placed, end_pairs=ends or ())
+    """Wrap the rules' compact placements and ends in a (lazy) :class:`Layout`: the last one
+    built when it wraps the very same records (the views of one position, or of positions
+    a draw or a pass apart, share one layout)."""
+    pairs = ends or ()
+    last = _LAST[0]
+    if (
+        last is not None
+        and last._placed is placed
+        and last._ends_src is pairs
+        and last.family == family
+    ):
+        return last
+    layout = _LAST[0] = Layout(family, placed=placed, end_pairs=pairs)
+    return layout
+
+
+_LAST: Final[list[Layout | None]] = [None]
+"""The layout :func:`build_layout` built last."""

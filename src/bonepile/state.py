@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -621,7 +621,7 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
     return state
 
 
-_HIDING: dict[type, bool] = {}
+_HIDING: Final[dict[type, bool]] = {}
 """Per action or event class: whether it overrides ``redacted``/``redact`` (may hide)."""
 
 
@@ -649,7 +649,8 @@ def _split(
     pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
 ) -> tuple[Turns, tuple[Owned, ...]]:
     """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
-    saw more of it, ``(ply, its form)`` to that seat's list.
+    saw more of it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that
+    saw all of it, as the actor of a draw or a discard does).
 
     An event redacts to itself for whoever it hides nothing from (see :meth:`Event.redact`):
     one the spectator sees whole every seat sees whole, and a seat that gets the event itself
@@ -661,7 +662,8 @@ def _split(
     for k in range(len(lists)):
         mine = action if who == k else shown
         more = mine is not shown and mine != shown
-        mine_events: list[Event] | None = None
+        whole = mine is action
+        forms: list[Event] | None = None
         for i in range(len(events)):
             e = events[i]
             p = seen[i]
@@ -669,14 +671,17 @@ def _split(
                 continue
             r = e.redact(k)
             if r is p or (r is not e and r == p):
+                whole = False
                 continue
-            if mine_events is None:
-                mine_events = list(seen)
-            mine_events[i] = r
+            if r is not e:
+                whole = False
+            if forms is None:
+                forms = list(seen)
+            forms[i] = r
             more = True
         if more:
-            shows = seen if mine_events is None else tuple(mine_events)
-            lists[k] = (lists[k], (ply, (who, mine, shows)))
+            form = item if whole else (who, mine, seen if forms is None else tuple(forms))
+            lists[k] = (lists[k], (ply, form))
     return (pub, (who, shown, seen)), tuple(lists)
 
 

@@ -91,7 +91,6 @@ class View:
     __slots__ = (
         "_actor",
         "_boneyard_size",
-        "_cells",
         "_decode",
         "_game",
         "_hand",
@@ -102,7 +101,9 @@ class View:
         "_legal",
         "_mask",
         "_options",
+        "_own",
         "_players",
+        "_pub",
         "_public",
         "_result",
         "_revealed",
@@ -110,8 +111,9 @@ class View:
         "_seat",
     )
 
-    _cells: Any
-    _decode: Any
+    _pub: Any
+    _own: Any
+    _decode: type[State[Any]] | None
     _hand: tuple[Tile, ...] | None
     _history: tuple[Turn, ...] | None
     _mask: int
@@ -167,7 +169,8 @@ class View:
         self._hand = tuple(hand)
         self._mask = 0
         self._decode = None
-        self._cells = None
+        self._pub = None
+        self._own = None
         self._history = tuple(history)
 
     @classmethod
@@ -195,11 +198,11 @@ class View:
             history=(),
             revealed=None if result is None else tuple(state.hand(k) for k in range(n)),
         )
+        v._hand = None  # decoded from the mask when read
         v._mask = hands[seat] if seat is not None else 0
-        v._decode = type(state).tiles_of_mask
-        v._hand = None
-        v._cells = state._seat_history(seat)
-        v._history = None
+        v._decode = type(state)
+        v._history = None  # merged from the state's two lists when read
+        v._pub, v._own = state._seat_history(seat)
         return v
 
     @property
@@ -277,7 +280,9 @@ class View:
         """The seat's own tiles (empty for a spectator)."""
         h = self._hand
         if h is None:
-            h = self._hand = self._decode(self._mask)
+            decode = self._decode
+            assert decode is not None
+            h = self._hand = decode.tiles_of_mask(self._mask)
         return h
 
     @property
@@ -285,8 +290,9 @@ class View:
         """The hand so far, as this seat saw it (others' draws and discards hidden)."""
         h = self._history
         if h is None:
-            h = self._history = tuple(Turn(s, a, e) for s, a, e in seat_history(*self._cells))
-            self._cells = None
+            turns = seat_history(self._pub, self._own)
+            h = self._history = tuple([Turn(s, a, e) for s, a, e in turns])
+            self._pub = self._own = None
         return h
 
     # ----------------------------------------------------------------- values

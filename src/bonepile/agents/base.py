@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -17,6 +17,8 @@ from bonepile.state import State
 from bonepile.view import View, view
 
 __all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]
+
+_RANDOM: Final = random.Random
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -34,7 +36,7 @@ class RandomAgent:
         legal = view.legal
         rng = self.rng
         n = len(legal)
-        if n == 0 or type(rng) is not random.Random:
+        if n == 0 or type(rng) is not _RANDOM:
             return rng.choice(legal)
         k = n.bit_length()  # random.Random._randbelow_with_getrandbits, as choice uses it
         r = rng.getrandbits(k)
@@ -56,7 +58,7 @@ def play_hand(
     in place (as :meth:`State.playout` does): the same moves, history and views as step by step.
     """
     for seat, agent in enumerate(agents):
-        begin = getattr(agent, "start", None)
+        begin = _hook(agent, "start")
         if begin is not None:
             begin(view(state, seat))
     if on_step is None and state.actor is not None:
@@ -74,10 +76,16 @@ def play_hand(
         if on_step is not None:
             on_step(seat, action, events, state)
     for seat, agent in enumerate(agents):
-        end = getattr(agent, "finish", None)
+        end = _hook(agent, "finish")
         if end is not None:
             end(view(state, seat))
     return state
+
+
+def _hook(agent: Agent, name: str) -> Callable[[View], object] | None:
+    """The agent's ``start`` or ``finish`` method, or ``None`` (``hasattr`` first: an agent
+    without one is the rule, and a compiled ``getattr`` that misses builds an exception)."""
+    return getattr(agent, name) if hasattr(agent, name) else None
 
 
 def play_match(
