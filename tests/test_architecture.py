@@ -25,7 +25,18 @@ CORE = [
     "bonepile.perft",
     "bonepile.render",
 ]
-CLIENTS = ("bonepile.agents", "bonepile.simulate", "bonepile.cli", "click", "rich")
+CLIENTS = (
+    "bonepile.agents",
+    "bonepile.simulate",
+    "bonepile.cli",
+    "click",
+    "rich",
+    # bonepile.rl is a client too (the rl extra): the core never needs numpy or the RL packages
+    "bonepile.rl",
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
+)
 
 
 @pytest.mark.parametrize("module", CORE)
