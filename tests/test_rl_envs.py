@@ -83,3 +83,83 @@ def test_illegal_actions_are_refused() -> None:
     mask = env.observe(env.agent_selection)["action_mask"]
     with pytest.raises(ValueError):
         env.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=IDS)
+def test_gymnasium_check_env(game: str, players: int, options: dict[str, Any]) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(rl.SingleAgentEnv(game, players, options, opponents="random"))
+        check_env(rl.SingleAgentEnv(game, players, options, flat=False, seat=None))
+
+
+def test_single_agent_env_plays_hands_against_any_agent() -> None:
+    env = rl.SingleAgentEnv("block", 3, opponents=["greedy", "random"], seat=None)
+    wins = 0
+    for seed in range(6):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+            action = int(np.flatnonzero(env.action_masks())[0])
+            obs, reward, done, _, info = env.step(action)
+            assert env.observation_space.contains(obs)
+        assert "result" in info and reward in (-1.0, 0.0, 1.0)
+        wins += reward > 0
+    assert 0 <= wins <= 6
+
+
+def test_batch_env_steps_many_games() -> None:
+    batch = rl.BatchEnv("doubles", 3, n=5)
+    obs, actors = batch.reset(seed=1)
+    assert obs["action_mask"].shape == (5, batch.codec.size) and actors.shape == (5,)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        obs, actors, rewards, done = batch.step(actions)
+        ended += int(done.sum())
+        assert actors.shape == (5,) and not rewards[~done].any()
+    assert ended > 0
+
+
+def test_vector_env_in_process() -> None:
+    venv = rl.vector_env(3, "block", 2, processes=False)
+    obs, info = venv.reset(seed=2)
+    assert obs.shape[0] == 3
+    masks = info["action_mask"]
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    obs, rewards, _, _, info = venv.step(actions)
+    assert rewards.shape == (3,)
+    venv.close()
+
+
+def _tiny_policy(path: Any, game: str = "block", players: int = 2) -> None:
+    obs = Observer(game, players)
+    rng = np.random.default_rng(0)
+    layers = [
+        (rng.normal(size=(obs.flat_size, 8)).astype(np.float32), np.zeros(8, np.float32)),
+        (rng.normal(size=(8, obs.codec.size)).astype(np.float32), np.zeros(obs.codec.size)),
+    ]
+    meta = {"game": game, "players": players, "options": {}, "history": 32}
+    rl.Policy(layers, meta).save(path)
+
+
+def test_policy_agent_plays_as_an_ordinary_agent(tmp_path: Any) -> None:
+    import bonepile
+    from bonepile.agents import play_hand
+    from bonepile.agents.registry import agent_name, make_agent
+    from bonepile.errors import OptionError
+
+    path = tmp_path / "p.npz"
+    _tiny_policy(path)
+    agent = make_agent(f"policy:{path}", seed=1)
+    final = play_hand(bonepile.new_game("block", 2, seed=3), [agent, make_agent("random")])
+    assert final.result is not None
+    assert agent_name(f"policy:{path}") == "policy:p.npz"
+    with pytest.raises(OptionError):
+        make_agent(f"policy:{tmp_path / 'missing.npz'}")
+    with pytest.raises(OptionError):  # trained for two players
+        play_hand(bonepile.new_game("block", 3, seed=3), [agent, agent, agent])

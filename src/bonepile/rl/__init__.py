@@ -20,6 +20,9 @@ from typing import Any
 from bonepile.rl.aec import DominoesEnv, hand_rewards
 from bonepile.rl.encoding import ActionCodec, EncodingError, codec_for
 from bonepile.rl.observation import HISTORY, Observer, public_fields
+from bonepile.rl.policy import Policy, PolicyAgent
+from bonepile.rl.single import SingleAgentEnv
+from bonepile.rl.vector import BatchEnv, vector_env
 
 
 def env(game: str, players: int = 2, options: Any = None, **kwargs: Any) -> DominoesEnv:
@@ -32,11 +35,16 @@ def env(game: str, players: int = 2, options: Any = None, **kwargs: Any) -> Domi
 __all__ = [
     "HISTORY",
     "ActionCodec",
+    "BatchEnv",
     "DominoesEnv",
     "EncodingError",
     "Observer",
+    "Policy",
+    "PolicyAgent",
+    "SingleAgentEnv",
     "codec_for",
     "env",
     "hand_rewards",
     "public_fields",
+    "vector_env",
 ]
