@@ -155,6 +155,7 @@ class Observer:
         self.deck = g.deck_size(players, self.options)
         self._cache: dict[int, _SeatCache] = {}
         self._evs: list[Any] = []
+        self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._snaps: list[Table] = [_empty_table(self.tiles, self.pips)]
         if self.board is not None:
             b = self.board
@@ -204,6 +205,14 @@ class Observer:
         hi = np.concatenate([self.boxes[k].high.ravel() for k in self.keys]).astype(np.float32)
         return spaces.Box(lo, hi, (self.flat_size,), np.float32)
 
+    def flat_scale(self) -> np.ndarray:
+        """A divisor per entry of :meth:`flat` that brings it to about ``[-1, 1]`` (the
+        larger bound, at least 1 and at most the number of actions plus one): what the
+        learned policies divide their input by."""
+        space = self.flat_space()
+        top = np.maximum(np.abs(space.low), np.abs(space.high))
+        return np.clip(top, 1.0, float(self.codec.size + 1)).astype(np.float32)
+
     def reset(self) -> None:
         """Forget what the history told each seat (a new hand begins)."""
         self._cache.clear()
@@ -221,12 +230,10 @@ class Observer:
         obs: dict[str, np.ndarray] = {}
         cache = self._history(view, seat, rel)
         hsizes = view.hand_sizes
-        obs_sizes = np.empty(n, dtype=np.int16)
-        scores = np.empty(n, dtype=np.int32)
-        before = view.scores_before
-        for s in range(n):
-            obs_sizes[rel[s]] = hsizes[s]
-            scores[rel[s]] = before[s] if before else 0
+        before = view.scores_before or (0,) * n
+        # relative order: this seat, then the next ones in seat order
+        obs_sizes = np.array(hsizes[seat:] + hsizes[:seat], dtype=np.int16)
+        scores = np.array(before[seat:] + before[:seat], dtype=np.int32)
         layout = view.layout
         if self.board is not None:
             assert isinstance(layout, BoardLayout)
@@ -252,14 +259,22 @@ class Observer:
         if k:
             hist[h - k :] = cache.hist[cache.n - k : cache.n]
         obs["history"] = hist
-        mask = np.zeros(self.codec.size, dtype=np.int8)
-        legal = view.legal
-        if legal:
+        obs["action_mask"] = self.mask(view.legal)
+        return obs
+
+    def mask(self, legal: tuple[Any, ...]) -> np.ndarray:
+        """The 0/1 vector of the actions ``legal`` (remembered: the rules hand out the same
+        legal tuples again and again)."""
+        known = self._masks.get(legal)
+        if known is None:
+            known = np.zeros(self.codec.size, dtype=np.int8)
             index = self.codec.index
             for a in legal:
-                mask[index[a]] = 1
-        obs["action_mask"] = mask
-        return obs
+                known[index[a]] = 1
+            if len(self._masks) > 4096:
+                self._masks.clear()
+            self._masks[legal] = known
+        return known.copy()
 
     def flat(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         """The observation as one ``float32`` vector (every key but ``action_mask``)."""

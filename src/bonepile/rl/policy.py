@@ -4,7 +4,8 @@ A policy file is a numpy ``.npz`` archive: the layers ``w0, b0, w1, b1, ...`` of
 perceptron (``w`` of shape ``(inputs, outputs)``), applied to the flat observation of
 :class:`~bonepile.rl.observation.Observer` with ``activation`` (``tanh`` or ``relu``) after
 every layer but the last, whose outputs are the logits of the actions of
-:class:`~bonepile.rl.encoding.ActionCodec`; and ``meta``, a JSON string with ``game``,
+:class:`~bonepile.rl.encoding.ActionCodec`; optionally ``scale``, a divisor per input (see
+:meth:`~bonepile.rl.observation.Observer.flat_scale`); and ``meta``, a JSON string with ``game``,
 ``players``, ``options``, ``history``, ``activation`` and anything else the trainer kept.
 The agent masks the illegal actions and plays the most likely legal one (``sample=True``:
 draws from the masked distribution, from its seed). ``bonepile arena block --agents
@@ -33,11 +34,17 @@ ACTIVATIONS = ("tanh", "relu")
 class Policy:
     """The network of a policy file: ``logits(flat_obs)`` and its metadata."""
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]):
+    def __init__(
+        self,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        meta: dict[str, Any],
+        scale: np.ndarray | None = None,
+    ):
         if meta.get("activation", "tanh") not in ACTIVATIONS:
             raise OptionError(f"policy: activation must be one of {', '.join(ACTIVATIONS)}")
         self.layers = layers
         self.meta = meta
+        self.scale = scale
         self.inputs = layers[0][0].shape[0]
         self.outputs = layers[-1][0].shape[1]
 
@@ -54,6 +61,7 @@ class Policy:
                         (data[f"w{k}"].astype(np.float32), data[f"b{k}"].astype(np.float32))
                     )
                     k += 1
+                scale = data["scale"].astype(np.float32) if "scale" in data else None
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"policy: cannot read {path}: {e}") from None
         if not layers or not isinstance(meta, dict):
@@ -61,7 +69,9 @@ class Policy:
         for (w, b), nxt in zip(layers, [*layers[1:], None], strict=True):
             if w.ndim != 2 or b.shape != (w.shape[1],) or (nxt and nxt[0].shape[0] != w.shape[1]):
                 raise OptionError(f"policy: {path}: the layers do not fit together")
-        return cls(layers, meta)
+        if scale is not None and scale.shape != (layers[0][0].shape[0],):
+            raise OptionError(f"policy: {path}: scale does not fit the first layer")
+        return cls(layers, meta, scale)
 
     def save(self, path: str | Path) -> None:
         """Write the policy file."""
@@ -69,11 +79,15 @@ class Policy:
         for k, (w, b) in enumerate(self.layers):
             arrays[f"w{k}"] = w.astype(np.float32)
             arrays[f"b{k}"] = b.astype(np.float32)
+        if self.scale is not None:
+            arrays["scale"] = self.scale.astype(np.float32)
         np.savez_compressed(path, **arrays)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """The action logits of a flat observation (or a batch of them)."""
         relu = self.meta.get("activation", "tanh") == "relu"
+        if self.scale is not None:
+            x = x / self.scale
         last = len(self.layers) - 1
         for k, (w, b) in enumerate(self.layers):
             x = x @ w + b

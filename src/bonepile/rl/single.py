@@ -30,9 +30,10 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
     the flat vectors of :class:`~bonepile.rl.observation.Observer` (``flat=False``: its dicts,
     ``action_mask`` included); :meth:`action_masks` gives the legal actions, as
     ``sb3_contrib.MaskablePPO`` expects. The reward (``win`` or ``points``) comes when the hand
-    ends. ``info`` holds ``action_mask`` and, at the end, ``result``. An illegal action ends
-    the episode with reward ``illegal_reward`` and ``info["illegal"]`` (``illegal="raise"``:
-    raises :class:`~bonepile.errors.IllegalActionError` instead).
+    ends (a hand that ends before the learner's first decision is dealt again). ``info``
+    holds ``action_mask`` and, at the end, ``result``. An illegal action ends the episode
+    with reward ``illegal_reward`` and ``info["illegal"]`` (``illegal="raise"``: raises
+    :class:`~bonepile.errors.IllegalActionError` instead).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
@@ -102,15 +103,18 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         self.seat = rng.randrange(self.players) if self.fixed_seat is None else self.fixed_seat
         others = iter(self.opponents)
         self._agents = [None if s == self.seat else next(others) for s in range(self.players)]
-        self.state_ = self.game.new(
-            self.players, options=self.options, seed=rng.getrandbits(63), board=self.board
-        )
-        self.observer.reset()
-        for s, agent in enumerate(self._agents):
-            begin = getattr(agent, "start", None)
-            if begin is not None:
-                begin(View.of(self.state_, s))
-        self._advance()
+        while True:  # a hand that ends before the learner has a decision is dealt again
+            self.state_ = self.game.new(
+                self.players, options=self.options, seed=rng.getrandbits(63), board=self.board
+            )
+            self.observer.reset()
+            for s, agent in enumerate(self._agents):
+                begin = getattr(agent, "start", None)
+                if begin is not None:
+                    begin(View.of(self.state_, s))
+            self._advance()
+            if self.state_.actor is not None:
+                break
         obs, info = self._observe()
         return obs, info
 
