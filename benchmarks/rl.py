@@ -108,6 +108,7 @@ def batch_runner(n: int = 64) -> Runner:
 
 def openspiel_runner() -> Runner:
     from open_spiel.python import rl_environment
+    from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
 
     env = rl_environment.Environment("python_block_dominoes")
     rng = random.Random(0)

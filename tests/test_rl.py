@@ -24,6 +24,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("draw", 3, {"max_pip": 12, "draw_mode": "one"}),
     ("draw", 2, {"spinner": True, "reserve": 2}),
     ("doubles", 2, {}),
+    ("doubles", 3, {"spinner_sides": 3, "round_leader": "previous_winner"}),
     ("doubles", 4, {"draw_when_unable": "until_playable"}),
     ("super_dominoes", 2, {}),
     ("super_dominoes", 4, {"doubles_branch": True, "skip_trigger": "blank"}),
@@ -121,7 +122,8 @@ def test_open_ends_match_the_layout() -> None:
         if game == "double_double":
             continue
         obs = Observer(game, players, options)
-        for s in positions(game, players, options, 2, seed=2):
+        hands = 3 if game == "super_dominoes" else 8
+        for s in positions(game, players, options, hands, seed=2):
             if not s.moves:
                 obs.reset()
             seat = s.actor if s.actor is not None else 0

@@ -94,12 +94,13 @@ def public_fields(game: str) -> tuple[str, ...]:
     return ("actor", "first_player", *own)
 
 
-Table = tuple[np.ndarray, np.ndarray]
-"""The open ends after some placements: ``(open_ends, end_pips)`` (never changed once made)."""
+Table = tuple[np.ndarray, np.ndarray, bool]
+"""The open ends after some placements: ``(open_ends, end_pips, spinner taken)`` (never
+changed once made)."""
 
 
 def _empty_table(tiles: int, pips: int) -> Table:
-    return (np.zeros((tiles, pips), dtype=np.int8), np.zeros(pips, dtype=np.int8))
+    return (np.zeros((tiles, pips), dtype=np.int8), np.zeros(pips, dtype=np.int8), False)
 
 
 class _SeatCache:
@@ -406,14 +407,20 @@ class Observer:
             return snaps[c]
         chained = len(evs) >= c - 1 and (c == 1 or evs[c - 2] is cache.last_placed)
         tile = event.tile
-        if chained and type(event) is Placed and not tile.is_double:
-            ends, pips = snaps[c - 1][0].copy(), snaps[c - 1][1].copy()
-            m, o = event.matched, event.open
+        sides = 0
+        spun = False
+        if chained and type(event) is Placed:
+            ends, pips, spun = snaps[c - 1]
+            sides, spun = self._double_sides(spun) if tile.is_double else (1, spun)
+        if sides:
+            ends, pips = ends.copy(), pips.copy()
+            m = event.matched
+            o = tile.hi if tile.is_double else event.open
             ends[event.at.index, m] -= 1
             pips[m] -= 1
-            ends[tile.index, o] += 1
-            pips[o] += 1
-        else:  # a lead or a double: its sides, from the layout
+            ends[tile.index, o] += sides
+            pips[o] += sides
+        else:  # a lead, or a double of a game this module does not know: from the layout
             layout = view.layout
             assert isinstance(layout, Layout)
             prefix = layout.placements[:c]
@@ -422,13 +429,27 @@ class Observer:
             for anchor, _, value in free_slots(prefix):
                 ends[prefix[anchor].tile.index, value] += 1
                 pips[value] += 1
-        table = (ends, pips)
+            spun = c == 1 and tile.is_double and bool(getattr(self.options, "spinner", False))
+        table = (ends, pips, spun)
         if chained:
             del evs[c - 1 :]
             del snaps[c:]
             evs.append(event)
             snaps.append(table)
         return table
+
+    def _double_sides(self, spun: bool) -> tuple[int, bool]:
+        """How many open ends a double attached to the layout offers (0: unknown, ask the
+        layout), and whether the line's spinner is taken after it: the rules of the shipped
+        games, checked against their layouts by the tests."""
+        name, opts = self.game.name, self.options
+        if name in ("block", "draw"):
+            return (3, True) if opts.spinner and not spun else (1, spun)
+        if name == "doubles":
+            return opts.spinner_sides - 1, spun
+        if name == "super_dominoes":
+            return (3 if opts.doubles_branch else 1), spun
+        return 0, spun
 
 
 _RELS: dict[tuple[int, int], list[int]] = {}
