@@ -158,3 +158,19 @@ def test_public_fields_name_the_vector() -> None:
         obs = Observer(game, players, options)
         v = View.of(bonepile.new_game(game, players, options=options, seed=1), 0)
         assert obs.observe(v)["public"].shape == (len(public_fields(game)),)
+
+
+def test_history_rows_are_the_last_turns() -> None:
+    obs = Observer("draw", 3, history=4)
+    codec = obs.codec
+    for s in positions("draw", 3, {}, 1, seed=4):
+        if s.is_over:
+            break
+        v = View.of(s, 1)
+        got = obs.observe(v)["history"]
+        turns = v.history[-4:]
+        pad = 4 - len(turns)
+        assert (got[:pad] == -1).all()
+        for row, turn in zip(got[pad:], turns, strict=True):
+            drawn = sum(getattr(e, "count", 0) for e in turn.events)
+            assert row.tolist() == [(turn.seat - 1) % 3, codec.encode(turn.action), drawn]

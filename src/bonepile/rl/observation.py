@@ -108,12 +108,13 @@ class _SeatCache:
 
     __slots__ = ("first", "hist", "lacks", "last", "last_placed", "n", "placed", "played", "table")
 
-    def __init__(self, players: int, tiles: int, pips: int) -> None:
+    def __init__(self, players: int, tiles: int, pips: int, history: int) -> None:
         self.n = 0
         self.first: Any = None
         self.last: Any = None
         self.placed = 0
-        self.hist = np.full((64, 3), -1, dtype=np.int32)
+        # turn i in row history + i, after ``history`` rows of -1: the last rows are one slice
+        self.hist = np.full((history + 64, 3), -1, dtype=np.int32)
         self.played = np.zeros((players, tiles), dtype=np.int8)
         self.lacks = np.zeros((players, pips), dtype=np.int8)
         self.last_placed: Any = None
@@ -254,12 +255,7 @@ class Observer:
         obs["boneyard"] = np.array([view.boneyard_size], dtype=np.int16)
         obs["scores"] = scores
         obs["public"] = self._public(view, rel)
-        h = self.history
-        hist = np.full((h, 3), -1, dtype=np.int32)
-        k = min(cache.n, h)
-        if k:
-            hist[h - k :] = cache.hist[cache.n - k : cache.n]
-        obs["history"] = hist
+        obs["history"] = cache.hist[cache.n : cache.n + self.history].copy()
         obs["action_mask"] = self.mask(view.legal)
         return obs
 
@@ -354,7 +350,9 @@ class Observer:
             or n > len(hist)
             or (n and (hist[0].events is not cache.first or hist[n - 1].events is not cache.last))
         ):
-            cache = self._cache[seat] = _SeatCache(self.players, self.tiles, self.pips)
+            cache = self._cache[seat] = _SeatCache(
+                self.players, self.tiles, self.pips, self.history
+            )
         if cache.n < len(hist):
             self._extend(cache, hist, view, rel)
         return cache
@@ -366,9 +364,10 @@ class Observer:
         encode = self.codec.encode
         tree = self.board is None
         start = cache.n
-        if len(cache.hist) < len(hist):
-            grown = np.full((max(len(hist), 2 * len(cache.hist)), 3), -1, dtype=np.int32)
-            grown[:start] = cache.hist[:start]
+        h = self.history
+        if len(cache.hist) < h + len(hist):
+            grown = np.full((h + max(len(hist), 2 * len(cache.hist)), 3), -1, dtype=np.int32)
+            grown[: h + start] = cache.hist[: h + start]
             cache.hist = grown
         rows = cache.hist
         lacks = cache.lacks
@@ -390,7 +389,7 @@ class Observer:
                     cache.table = self._table_after(cache, e, view)
                     cache.placed += 1
                     cache.last_placed = e
-            row = rows[i]
+            row = rows[h + i]
             row[0] = who
             row[1] = encode(action)
             row[2] = drawn

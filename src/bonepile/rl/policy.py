@@ -105,12 +105,31 @@ class Policy:
         return int(np.searchsorted(np.cumsum(p), rng.random() * p.sum()).clip(0, len(p) - 1))
 
 
+_LOADED: dict[tuple[str, int, int], Policy] = {}
+
+
+def load_policy(path: str | Path) -> Policy:
+    """:meth:`Policy.load`, remembered while the file is unchanged (the apps make an agent
+    for every move)."""
+    try:
+        st = Path(path).stat()
+    except OSError as e:
+        raise OptionError(f"policy: cannot read {path}: {e.strerror}") from None
+    key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size)
+    policy = _LOADED.get(key)
+    if policy is None:
+        if len(_LOADED) > 16:
+            _LOADED.clear()
+        policy = _LOADED[key] = Policy.load(path)
+    return policy
+
+
 class PolicyAgent:
     """Plays a policy file as a bonepile agent (``policy:FILE``): the network's most likely
     legal action, from the seat's view alone."""
 
     def __init__(self, path: str | Path, seed: int = 0, *, sample: bool = False) -> None:
-        self.policy = Policy.load(path)
+        self.policy = load_policy(path)
         self.path = str(path)
         meta = self.policy.meta
         self.game = get_game(str(meta.get("game", "block"))).name
