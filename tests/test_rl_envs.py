@@ -163,3 +163,19 @@ def test_policy_agent_plays_as_an_ordinary_agent(tmp_path: Any) -> None:
         make_agent(f"policy:{tmp_path / 'missing.npz'}")
     with pytest.raises(OptionError):  # trained for two players
         play_hand(bonepile.new_game("block", 3, seed=3), [agent, agent, agent])
+
+
+def test_the_rl_extra_needs_no_torch_and_the_cli_needs_no_rl() -> None:
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, json, bonepile.rl, bonepile.agents.registry; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert not [m for m in json.loads(out.stdout) if m.startswith(("torch", "stable_baselines3"))]
+    code = "import sys, json, bonepile.agents.registry; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert not [m for m in json.loads(out.stdout) if m.startswith(("bonepile.rl", "numpy"))]
