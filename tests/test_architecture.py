@@ -33,6 +33,11 @@ CLIENTS = (
     "click",
     "rich",
     "textual",
+    # bonepile.rl is a client too (the rl extra): the core never needs numpy or the RL packages
+    "bonepile.rl",
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
 )
 
 

@@ -3,6 +3,8 @@
 * ``random`` and ``greedy``;
 * ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard``,
   ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move);
+* ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
+  extra: numpy, no torch);
 * ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md); its
   program must exist and be executable (checked when the agent is made, not started).
 """
@@ -18,7 +20,7 @@ from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.ismcts import LEVELS, ISMCTSAgent
 from bonepile.errors import OptionError, quoted, shown
 
-NAMES = ("random", "greedy", "ismcts", "external")
+NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
@@ -72,6 +74,16 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
             f"{MAX_ITERATIONS:,}) or seconds (ismcts:2s, at most {MAX_SECONDS:g}), "
             f"got {quoted(arg)}"
         )
+    if kind == "policy":
+        if not arg:
+            raise OptionError("policy needs a file: policy:examples/rl/block2.npz")
+        try:
+            from bonepile.rl.policy import PolicyAgent
+        except ImportError as e:
+            raise OptionError(
+                f"policy agents need the rl extra (pip install 'bonepile[rl]'): {e}"
+            ) from None
+        return PolicyAgent(arg, seed)
     if kind == "external":
         from bonepile.agents.external import (
             MOVE_TIMEOUT,
@@ -96,7 +108,7 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         )
     raise OptionError(
         f"unknown agent {quoted(spec)} "
-        "(agents: random, greedy, ismcts[:level|:N|:Ns], external:COMMAND)"
+        "(agents: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, external:COMMAND)"
     )
 
 
@@ -106,4 +118,6 @@ def agent_name(spec: str) -> str:
     if kind.lower() == "external":
         parts = shlex.split(arg) if arg else []
         return "external:" + (parts[-1].rsplit("/", 1)[-1] if parts else "?")
+    if kind.lower() == "policy":
+        return "policy:" + arg.rsplit("/", 1)[-1]
     return spec.strip()

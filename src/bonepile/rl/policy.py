@@ -1,0 +1,170 @@
+"""A trained policy as an ordinary bonepile agent: a small network run in numpy (no torch).
+
+A policy file is a numpy ``.npz`` archive: the layers ``w0, b0, w1, b1, ...`` of a multilayer
+perceptron (``w`` of shape ``(inputs, outputs)``), applied to the flat observation of
+:class:`~bonepile.rl.observation.Observer` with ``activation`` (``tanh`` or ``relu``) after
+every layer but the last, whose outputs are the logits of the actions of
+:class:`~bonepile.rl.encoding.ActionCodec`; optionally ``scale``, a divisor per input (see
+:meth:`~bonepile.rl.observation.Observer.flat_scale`); and ``meta``, a JSON string with ``game``,
+``players``, ``options``, ``history``, ``activation`` and anything else the trainer kept.
+The agent masks the illegal actions and plays the most likely legal one (``sample=True``:
+draws from the masked distribution, from its seed). ``bonepile arena block --agents
+policy:examples/rl/block2.npz,random`` seats it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bonepile.actions import Action
+from bonepile.errors import OptionError
+from bonepile.games import get_game
+from bonepile.options import options_to_json
+from bonepile.rl.observation import HISTORY, Observer
+from bonepile.view import View
+
+ACTIVATIONS = ("tanh", "relu")
+
+
+class Policy:
+    """The network of a policy file: ``logits(flat_obs)`` and its metadata."""
+
+    def __init__(
+        self,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        meta: dict[str, Any],
+        scale: np.ndarray | None = None,
+    ):
+        if meta.get("activation", "tanh") not in ACTIVATIONS:
+            raise OptionError(f"policy: activation must be one of {', '.join(ACTIVATIONS)}")
+        self.layers = layers
+        self.meta = meta
+        self.scale = scale
+        self.inputs = layers[0][0].shape[0]
+        self.outputs = layers[-1][0].shape[1]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Policy:
+        """Read a policy file; :class:`OptionError` (one line) if it is not one."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                layers = []
+                k = 0
+                while f"w{k}" in data:
+                    layers.append(
+                        (data[f"w{k}"].astype(np.float32), data[f"b{k}"].astype(np.float32))
+                    )
+                    k += 1
+                scale = data["scale"].astype(np.float32) if "scale" in data else None
+        except (OSError, ValueError, KeyError) as e:
+            raise OptionError(f"policy: cannot read {path}: {e}") from None
+        if not layers or not isinstance(meta, dict):
+            raise OptionError(f"policy: {path} holds no network")
+        for (w, b), nxt in zip(layers, [*layers[1:], None], strict=True):
+            if w.ndim != 2 or b.shape != (w.shape[1],) or (nxt and nxt[0].shape[0] != w.shape[1]):
+                raise OptionError(f"policy: {path}: the layers do not fit together")
+        if scale is not None and scale.shape != (layers[0][0].shape[0],):
+            raise OptionError(f"policy: {path}: scale does not fit the first layer")
+        return cls(layers, meta, scale)
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy file."""
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta))}
+        for k, (w, b) in enumerate(self.layers):
+            arrays[f"w{k}"] = w.astype(np.float32)
+            arrays[f"b{k}"] = b.astype(np.float32)
+        if self.scale is not None:
+            arrays["scale"] = self.scale.astype(np.float32)
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The action logits of a flat observation (or a batch of them)."""
+        relu = self.meta.get("activation", "tanh") == "relu"
+        if self.scale is not None:
+            x = x / self.scale
+        last = len(self.layers) - 1
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < last:
+                x = np.maximum(x, 0) if relu else np.tanh(x)
+        return x
+
+    def choose(self, x: np.ndarray, mask: np.ndarray, rng: random.Random | None = None) -> int:
+        """The index of the best legal action (or one drawn from the masked softmax)."""
+        logits = np.where(mask.astype(bool), self.logits(x), -np.inf)
+        if rng is None:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        return int(np.searchsorted(np.cumsum(p), rng.random() * p.sum()).clip(0, len(p) - 1))
+
+
+_LOADED: dict[tuple[str, int, int], Policy] = {}
+
+
+def load_policy(path: str | Path) -> Policy:
+    """:meth:`Policy.load`, remembered while the file is unchanged (the apps make an agent
+    for every move)."""
+    try:
+        st = Path(path).stat()
+    except OSError as e:
+        raise OptionError(f"policy: cannot read {path}: {e.strerror}") from None
+    key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size)
+    policy = _LOADED.get(key)
+    if policy is None:
+        if len(_LOADED) > 16:
+            _LOADED.clear()
+        policy = _LOADED[key] = Policy.load(path)
+    return policy
+
+
+class PolicyAgent:
+    """Plays a policy file as a bonepile agent (``policy:FILE``): the network's most likely
+    legal action, from the seat's view alone."""
+
+    def __init__(self, path: str | Path, seed: int = 0, *, sample: bool = False) -> None:
+        self.policy = load_policy(path)
+        self.path = str(path)
+        meta = self.policy.meta
+        self.game = get_game(str(meta.get("game", "block"))).name
+        self.rng = random.Random(seed) if sample else None
+        self._observers: dict[tuple[str, int, str], Observer] = {}
+
+    def _observer(self, view: View) -> Observer:
+        key = (view.game, view.players, json.dumps(options_to_json(view.options), sort_keys=True))
+        obs = self._observers.get(key)
+        if obs is None:
+            board = getattr(view.layout, "board", None)
+            obs = Observer(
+                view.game,
+                view.players,
+                view.options,
+                board=board,
+                history=int(self.policy.meta.get("history", HISTORY)),
+            )
+            if (obs.flat_size, obs.codec.size) != (self.policy.inputs, self.policy.outputs):
+                raise OptionError(
+                    f"policy {self.path} was trained for {self.game} with "
+                    f"{self.policy.meta.get('players')} players: it cannot play {view.game} "
+                    f"with {view.players} players and these options"
+                )
+            self._observers[key] = obs
+        return obs
+
+    def start(self, view: View) -> None:
+        """A new hand: forget the last one's history."""
+        for obs in self._observers.values():
+            obs.reset()
+
+    def act(self, view: View) -> Action:
+        """The policy's choice among ``view.legal``."""
+        observer = self._observer(view)
+        obs = observer.observe(view)
+        i = self.policy.choose(observer.flat(obs), obs["action_mask"], self.rng)
+        return observer.codec.decode(i)
