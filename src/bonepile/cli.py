@@ -818,7 +818,10 @@ def _write(save: Callable[[], None], path: str) -> None:
     "-a",
     "agent_list",
     metavar="A,B[,C...]",
-    help="Agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], external:COMMAND.",
+    help=(
+        "Agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
+        "external:COMMAND."
+    ),
 )
 @click.option(
     "--agent",
