@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 import shlex
@@ -78,12 +79,15 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         if not arg:
             raise OptionError("policy needs a file: policy:examples/rl/block2.npz")
         try:
-            from bonepile.rl.policy import PolicyAgent
+            # imported by name: the compiled build's type check, which has no numpy or
+            # gymnasium, must not follow this import into bonepile.rl
+            policy = importlib.import_module("bonepile.rl.policy")
         except ImportError as e:
             raise OptionError(
                 f"policy agents need the rl extra (pip install 'bonepile[rl]'): {e}"
             ) from None
-        return PolicyAgent(arg, seed)
+        agent: Agent = policy.PolicyAgent(arg, seed)
+        return agent
     if kind == "external":
         from bonepile.agents.external import (
             MOVE_TIMEOUT,
