@@ -411,3 +411,41 @@ def test_views_sent_are_views(client: TestClient) -> None:
         ws.send_json({"type": "hello", "token": t["token"]})
         msg = receive_state(ws)
         assert msg["view"] == view(room.state, 0).to_json() or msg["v"] < room.version
+
+
+# ------------------------------------------------------------------------------ bots that fail
+class _Stuck(ThreadPoolExecutor):
+    """An executor whose work never finishes (a bot's worker that hangs)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        from concurrent.futures import Future
+
+        return Future()
+
+
+class _Broken(ThreadPoolExecutor):
+    """An executor that refuses all work (a pool whose worker died)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        from concurrent.futures.process import BrokenProcessPool
+
+        raise BrokenProcessPool("a worker died")
+
+
+@pytest.mark.parametrize("executor", [_Stuck, _Broken])
+def test_a_bot_that_hangs_or_dies_never_stops_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: type[ThreadPoolExecutor]
+) -> None:
+    import bonepile.server.hub as hub_module
+
+    monkeypatch.setattr(hub_module, "BOT_BUDGET", 0.2)
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    hub = Hub(store, executor=executor(1), bot_pace=0.0)
+    app = create_app(Settings(database="unused", secret="test-secret"), hub=hub)
+    with TestClient(app) as client:
+        t = new_table(client, "block", ["me", "greedy"])
+        with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ws.send_json({"type": "hello", "token": t["token"]})
+            last = play_to_the_end(ws, receive_state(ws, my_turn_or_over))
+    bots = [h for h in last["view"]["history"] if h["seat"] == 1]
+    assert last["status"] == "over" and bots  # the bot's seat moved every time all the same

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -49,6 +50,12 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 LOBBY_EVERY = 0.5
 """Seconds the lobby's watchers wait for the changes of many tables to come as one list."""
 T = TypeVar("T")
+
+
+BOT_BUDGET = 30.0
+"""Seconds a bot's move may take in its worker before the greedy player moves in its place
+(the search bot's levels take well under a second: this only catches a worker that hangs or a
+machine that is badly overloaded, so that no table ever waits forever)."""
 
 
 def think(spec: str, seed: int, v: View) -> Action:
@@ -456,13 +463,21 @@ class Hub:
 
     async def _bot(self, table: Table, turn: BotTurn) -> None:
         loop = asyncio.get_running_loop()
+        seed = random_seed()
         try:
-            action = await loop.run_in_executor(
-                self.executor, think, turn.spec, random_seed(), turn.view
+            action = await asyncio.wait_for(
+                loop.run_in_executor(self.executor, think, turn.spec, seed, turn.view),
+                BOT_BUDGET,
             )
-        except Exception:
-            log.exception("a bot failed at table %s", table.room.id)
-            action = turn.view.legal[0]
+        except Exception as e:  # the table goes on: the greedy player moves for the bot
+            if isinstance(e, TimeoutError):
+                log.error("a bot took over %g s at table %s", BOT_BUDGET, table.room.id)
+            else:
+                log.exception("a bot failed at table %s", table.room.id)
+            if isinstance(e, BrokenProcessPool) and isinstance(self.executor, ProcessPoolExecutor):
+                # a worker died: the pool takes no more work, so new workers take its place
+                self.executor = bot_pool(getattr(self.executor, "_max_workers", 2))
+            action = make_agent("greedy", seed).act(turn.view)
         if table.room.humans():
             wait = table.last_move + self.bot_pace - self.now()
             if wait > 0:
