@@ -13,11 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +24,8 @@ pytest.importorskip("fastapi")
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from live_server import running_server
+
 CHROMIUM = "/usr/bin/chromium"
 SCREENS = Path("/tmp/bonepile-screens")
 DESKTOP = {"width": 1366, "height": 768}
@@ -37,68 +34,10 @@ TILE_TEXT = re.compile(r"^\d{1,2}-\d{1,2}$")
 
 
 # ---------------------------------------------------------------------------- fixtures
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _serve_command() -> list[str]:
-    """``python -m bonepile`` when the package runs as a module, else the console script."""
-    probe = subprocess.run(
-        [sys.executable, "-m", "bonepile", "--help"], capture_output=True, timeout=60
-    )
-    if probe.returncode == 0:
-        return [sys.executable, "-m", "bonepile"]
-    script = Path(sys.executable).with_name("bonepile")
-    if not script.exists():
-        pytest.skip("neither python -m bonepile nor the bonepile script is available")
-    return [str(script)]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    data = tmp_path_factory.mktemp("data")
-    command = [
-        *_serve_command(),
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--data",
-        str(data),
-        "--bot-pace",
-        "0",
-    ]
-    log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError(
-                    "the server did not start:\n" + (data / "server.log").read_text()[-3000:]
-                )
-            time.sleep(0.2)
+    with running_server(tmp_path_factory.mktemp("data")) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,12 +22,7 @@ pytest.importorskip("websockets")
 
 from websockets.sync.client import ClientConnection, connect
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from live_server import free_port
 
 
 class Server:
@@ -36,7 +30,7 @@ class Server:
 
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.port = _free_port()
+        self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         data.parent.mkdir(parents=True, exist_ok=True)
         self.log_path = data.parent / "server.log"

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,46 +22,14 @@ from bonepile.actions import DRAW, PASS
 from bonepile.tui.app import BonepileApp
 from bonepile.tui.remote import JoinError, RemoteTable, parse_table_url
 from bonepile.tui.screen import LETTERS, tile_of
+from live_server import free_port, running_server
 from tui_driver import screen_text
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    data = tmp_path_factory.mktemp("data")
-    command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--data", str(data), "--bot-pace", "0"]
-    log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/games", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError((data / "server.log").read_text()[-3000:])
-            time.sleep(0.2)
+    with running_server(tmp_path_factory.mktemp("data")) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(autouse=True)
@@ -189,4 +154,4 @@ def test_bad_addresses_give_one_clear_error(server: str) -> None:
     with pytest.raises(JoinError, match="no such table"):
         RemoteTable.connect(server + "/t/nope")
     with pytest.raises(JoinError, match="cannot reach"):
-        RemoteTable.connect(f"http://127.0.0.1:{_free_port()}/t/abc")
+        RemoteTable.connect(f"http://127.0.0.1:{free_port()}/t/abc")
