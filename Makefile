@@ -20,10 +20,10 @@ SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/game
 
 .PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean chromium tmux
 
-# running needs bonepile and its server extra; testing adds the test toolchain (mypy, ruff, ...)
+# running needs bonepile with its server and terminal-app extras; testing adds the test tools
 $(RSTAMP): pyproject.toml setup.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[server]'
+	$(BIN)/python -m pip install --quiet -e '.[server,tui]'
 	touch $(RSTAMP)
 
 $(STAMP): pyproject.toml setup.py
