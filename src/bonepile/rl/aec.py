@@ -11,11 +11,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from bonepile.errors import IllegalActionError
-from bonepile.games import Game, get_game
+from bonepile.games import Game
 from bonepile.match import Match, new_match
 from bonepile.render import render_match, render_state
 from bonepile.result import Result
-from bonepile.rl.encoding import ActionCodec
+from bonepile.rl.encoding import ActionCodec, resolve
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.state import State
 from bonepile.view import View
@@ -68,11 +68,9 @@ class DominoesEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        g = game if isinstance(game, Game) else get_game(game)
+        g, self.options = resolve(game, options, players)
         self.game = g
         self.players = players
-        self.options = g.make_options(options)
-        g.check_players(players, self.options)
         if reward not in ("win", "points"):
             raise ValueError(f"reward must be 'win' or 'points', got {reward!r}")
         self.reward_kind: Reward = reward

@@ -52,6 +52,18 @@ class EncodingError(BonepileError):
     """An action or an index the encoding of this game does not know."""
 
 
+def resolve(
+    game: str | Game[Any], options: Any = None, players: int | None = None
+) -> tuple[Game[Any], Any]:
+    """The game (by name or itself) and its options made and checked; with ``players``, the
+    player count checked against them too."""
+    g = game if isinstance(game, Game) else get_game(game)
+    opts = g.make_options(options)
+    if players is not None:
+        g.check_players(players, opts)
+    return g, opts
+
+
 class ActionCodec:
     """The action encoding of one game with one option set (and board): ``encode(action)``
     gives the index, ``decode(index)`` the action; ``size`` actions in all.
@@ -67,8 +79,7 @@ class ActionCodec:
     board: Board | None
 
     def __init__(self, game: str | Game[Any], options: Any = None, board: Board | None = None):
-        g = game if isinstance(game, Game) else get_game(game)
-        opts = g.make_options(options)
+        g, opts = resolve(game, options)
         self.game = g.name
         self.board = None
         actions: list[Action]
@@ -148,8 +159,7 @@ def codec_for(
     game: str | Game[Any], options: Any = None, board: Board | None = None
 ) -> ActionCodec:
     """The (cached) :class:`ActionCodec` of a game, its options and board."""
-    g = game if isinstance(game, Game) else get_game(game)
-    opts = g.make_options(options)
+    g, opts = resolve(game, options)
     key = (g.name, opts, None if board is None else board.name)
     codec = _CODECS.get(key)
     if codec is None or (board is not None and codec.board is not board):

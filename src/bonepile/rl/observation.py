@@ -48,7 +48,7 @@ from bonepile.events import Drew, Led, Placed
 from bonepile.games import Game, get_game
 from bonepile.grid import Board, BoardLayout
 from bonepile.layout import Layout, free_slots
-from bonepile.rl.encoding import ActionCodec, codec_for
+from bonepile.rl.encoding import ActionCodec, codec_for, resolve
 from bonepile.tiles import set_size
 from bonepile.view import Turn, View
 
@@ -140,10 +140,9 @@ class Observer:
         board: Board | None = None,
         history: int = HISTORY,
     ) -> None:
-        g = game if isinstance(game, Game) else get_game(game)
+        g, self.options = resolve(game, options)
         self.game = g
         self.players = players
-        self.options = g.make_options(options)
         self.board_game = g.family == "board"
         if self.board_game and board is None:
             board = g.new(players, options=self.options, seed=0).layout.board  # type: ignore[union-attr]

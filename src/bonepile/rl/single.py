@@ -13,9 +13,10 @@ from gymnasium import spaces
 from bonepile.agents.protocol import Agent
 from bonepile.agents.registry import make_agent
 from bonepile.errors import IllegalActionError
-from bonepile.games import Game, get_game
+from bonepile.games import Game
 from bonepile.render import render_state
 from bonepile.rl.aec import Reward, hand_rewards
+from bonepile.rl.encoding import resolve
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.state import State
 from bonepile.view import View
@@ -54,11 +55,9 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         board: Any = None,
         render_mode: str | None = None,
     ) -> None:
-        g = game if isinstance(game, Game) else get_game(game)
+        g, self.options = resolve(game, options, players)
         self.game = g
         self.players = players
-        self.options = g.make_options(options)
-        g.check_players(players, self.options)
         self.board = board
         self.reward_kind: Reward = reward
         self.fixed_seat = seat

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
-from bonepile.games import Game, get_game
+from bonepile.games import Game
 from bonepile.rl.aec import Reward, hand_rewards
+from bonepile.rl.encoding import resolve
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.state import State
 from bonepile.view import View
@@ -47,11 +48,9 @@ class BatchEnv:
         history: int = HISTORY,
         board: Any = None,
     ) -> None:
-        g = game if isinstance(game, Game) else get_game(game)
+        g, self.options = resolve(game, options, players)
         self.game = g
         self.players = players
-        self.options = g.make_options(options)
-        g.check_players(players, self.options)
         self.n = n
         self.board = board
         self.reward_kind: Reward = reward
