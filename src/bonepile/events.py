@@ -331,7 +331,7 @@ class Drew(Event):
             raise WireError(f"event drew: tiles has {n} tiles for a count of {self.count}")
 
     def redact(self, seat: int | None) -> Event:
-        if seat == self.seat or self.tiles is None:
+        if (seat is not None and seat == self.seat) or self.tiles is None:
             return self
         hidden = self._hidden
         if hidden is None:  # one shared value: a history keeps it once for every seat

@@ -175,7 +175,8 @@ class View:
 
     @classmethod
     def of(cls, state: State[Any], seat: int | None) -> View:
-        """The view of ``state`` for ``seat``; see :func:`view`."""
+        """The view of ``state`` for ``seat``; see :func:`view`. The hand is decoded from the
+        seat's mask and the history merged from the state's two lists only when first read."""
         n = state._players
         hands = state._hands
         result = state._result
@@ -186,7 +187,7 @@ class View:
             players=n,
             seat=seat,
             hand=(),
-            hand_sizes=tuple([h.bit_count() for h in hands]),
+            hand_sizes=tuple([_count(h) for h in hands]),
             boneyard_size=len(state._bone) - state._bpos,
             layout=state.layout,
             actor=actor,
@@ -198,10 +199,10 @@ class View:
             history=(),
             revealed=None if result is None else tuple(state.hand(k) for k in range(n)),
         )
-        v._hand = None  # decoded from the mask when read
+        v._hand = None
         v._mask = hands[seat] if seat is not None else 0
         v._decode = type(state)
-        v._history = None  # merged from the state's two lists when read
+        v._history = None
         v._pub, v._own = state._seat_history(seat)
         return v
 
@@ -435,6 +436,18 @@ def _check_seats(v: View) -> None:
             raise ViewError(f"view: {where} must be a seat from 0 to {n - 1}, got {seat}")
     if v.boneyard_size < 0 or any(k < 0 for k in v.hand_sizes) or len(v.hand_sizes) != n:
         raise ViewError("view: boneyard and hand_sizes must be counts, one hand per seat")
+
+
+def _count(mask: int) -> int:
+    """The number of tiles in a hand's bit mask (a native loop for the masks of the smaller
+    sets: ``int.bit_count`` is a method call in compiled code)."""
+    if mask.bit_length() > 60:
+        return mask.bit_count()
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 def _list(value: Any, where: str) -> list[Any]:
