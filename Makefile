@@ -2,7 +2,9 @@
 # Both set up .venv first; the browser tests use Debian's chromium and the terminal app's tests
 # tmux, both installed here if missing.
 # The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
-# build (.venv-compiled, `BONEPILE_COMPILE=1 pip install .`), which the benchmarks use.
+# build (.venv-compiled), which the benchmarks use. That one is what a normal `pip install .`
+# builds where a C compiler works; BONEPILE_COMPILE=1 makes it fail there instead of falling
+# back to pure Python, so the compiled pass never tests pure Python unawares.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -35,6 +37,7 @@ $(STAMP): pyproject.toml setup.py
 $(CSTAMP): $(SOURCES)
 	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
 	BONEPILE_COMPILE=1 $(CBIN)/python -m pip install --quiet '.[test]'
+	$(CBIN)/bonepile --version
 	touch $(CSTAMP)
 
 run: $(RSTAMP)

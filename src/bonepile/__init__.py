@@ -11,8 +11,8 @@ The public API, in one place::
 
 from __future__ import annotations
 
-import bonepile.state as _state_module
 from bonepile.actions import Action, Attach, Draw, Lead, Pass, parse_action
+from bonepile.build_info import COMPILED, build
 from bonepile.conformance import CheckReport, ConformanceError, check_game
 from bonepile.errors import (
     BonepileError,
@@ -45,9 +45,6 @@ from bonepile.view import View, view
 
 __version__ = "0.1.0"
 
-COMPILED: bool = not str(_state_module.__file__).endswith(".py")
-"""True when the rules core was compiled with mypyc (``BONEPILE_COMPILE=1 pip install .``)."""
-
 __all__ = [
     "COMPILED",
     "Action",
@@ -78,6 +75,7 @@ __all__ = [
     "View",
     "all_games",
     "apply",
+    "build",
     "check_game",
     "dump_match",
     "dump_record",

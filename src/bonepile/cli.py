@@ -170,8 +170,25 @@ def game_setup(
     return wrap
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: like click.version_option, whose message is fixed when the command is
+    defined, but naming the build that runs (bonepile.build_info), worked out only when asked."""
+    if value and not ctx.resilient_parsing:
+        from bonepile.build_info import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bonepile")
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_show_version,
+    help="Show the version and the build that runs (compiled or pure Python), and exit.",
+)
 def cli() -> None:
     """bonepile: play, study and automate domino games."""
 
