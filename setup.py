@@ -29,6 +29,7 @@ COMPILED_MODULES = [
     "src/bonepile/events.py",
     "src/bonepile/layout.py",
     "src/bonepile/rules.py",
+    "src/bonepile/masks.py",
     "src/bonepile/games/line.py",
     "src/bonepile/games/super_dominoes.py",
     "src/bonepile/games/doubles.py",

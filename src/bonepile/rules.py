@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bonepile.actions import DRAW, PASS, Action
-from bonepile.tiles import TILES, bits, mask_pips
+from bonepile.masks import bits, mask_pips
+from bonepile.tiles import TILES
 
 DRAW_ONLY: tuple[Action, ...] = (DRAW,)
 """The legal actions of a player who must draw."""

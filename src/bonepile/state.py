@@ -18,8 +18,9 @@ from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event, HandEnded
 from bonepile.layout import unroll
+from bonepile.masks import mask_pips
 from bonepile.result import Result
-from bonepile.tiles import TILES, Tile, mask_pips, tiles_of
+from bonepile.tiles import TILES, Tile, tiles_of
 
 if TYPE_CHECKING:
     from bonepile.facts import PublicFacts

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from bonepile.errors import DealError, InvalidActionError, quoted
+from bonepile.masks import bits as bits
+from bonepile.masks import mask_pips as mask_pips
 
 MAX_PIP_LIMIT = 18
 """The largest double-N set bonepile supports."""
@@ -206,48 +208,6 @@ def mask_of(tiles: Iterable[Tile]) -> int:
     return m
 
 
-_BITS_CACHE: dict[int, tuple[int, ...]] = {}
-
-
-def bits(mask: int) -> tuple[int, ...]:
-    """Indices of the set bits of ``mask``, ascending (cached: masks repeat a lot in play)."""
-    try:
-        return _BITS_CACHE[mask]
-    except KeyError:
-        pass
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    result = tuple(out)
-    if len(_BITS_CACHE) > 200_000:
-        _BITS_CACHE.clear()
-    _BITS_CACHE[mask] = result
-    return result
-
-
 def tiles_of(mask: int) -> tuple[Tile, ...]:
     """The tiles of a bit mask, in index order."""
     return tuple(TILES[i] for i in bits(mask))
-
-
-_PIPS_BY_BYTE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sum(PIPS[8 * k + b] for b in range(8) if byte >> b & 1 and 8 * k + b < len(PIPS))
-        for byte in range(256)
-    )
-    for k in range((len(PIPS) + 7) // 8)
-)
-
-
-def mask_pips(mask: int) -> int:
-    """Total pips of the tiles in ``mask`` (a table lookup per byte of the mask)."""
-    total = 0
-    k = 0
-    while mask:
-        total += _PIPS_BY_BYTE[k][mask & 255]
-        mask >>= 8
-        k += 1
-    return total

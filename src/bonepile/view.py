@@ -24,6 +24,7 @@ from bonepile.events import Event
 from bonepile.facts import PublicFacts, Reader
 from bonepile.grid import BoardLayout
 from bonepile.layout import Layout
+from bonepile.masks import count
 from bonepile.options import options_to_json
 from bonepile.result import Result
 from bonepile.state import State, seat_history
@@ -187,7 +188,7 @@ class View:
             players=n,
             seat=seat,
             hand=(),
-            hand_sizes=tuple([_count(h) for h in hands]),
+            hand_sizes=tuple([count(h) for h in hands]),
             boneyard_size=len(state._bone) - state._bpos,
             layout=state.layout,
             actor=actor,
@@ -436,18 +437,6 @@ def _check_seats(v: View) -> None:
             raise ViewError(f"view: {where} must be a seat from 0 to {n - 1}, got {seat}")
     if v.boneyard_size < 0 or any(k < 0 for k in v.hand_sizes) or len(v.hand_sizes) != n:
         raise ViewError("view: boneyard and hand_sizes must be counts, one hand per seat")
-
-
-def _count(mask: int) -> int:
-    """The number of tiles in a hand's bit mask (a native loop for the masks of the smaller
-    sets: ``int.bit_count`` is a method call in compiled code)."""
-    if mask.bit_length() > 60:
-        return mask.bit_count()
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
 
 
 def _list(value: Any, where: str) -> list[Any]:

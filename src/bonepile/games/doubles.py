@@ -24,11 +24,12 @@ from bonepile.games.base import Game
 from bonepile.heuristics import DOUBLES_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
+from bonepile.masks import bits
 from bonepile.options import IntMap, option, reduce_options
 from bonepile.result import Reason, Result
 from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits
+from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
 
 _FACTS: dict[int, DoublesFacts] = {}
 """The facts made so far, by the fields they are made from."""

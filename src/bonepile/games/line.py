@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
@@ -20,11 +20,12 @@ from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
+from bonepile.masks import bits, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import blocked_winner, draw_or_pass, points
 from bonepile.state import State
-from bonepile.tiles import SUIT_MASK, TILES, Tile, bits, mask_pips
+from bonepile.tiles import SUIT_MASK, TILES, Tile
 
 _DEFAULT_HAND = {6: 7, 9: 9, 12: 12, 15: 15}
 
@@ -169,15 +170,22 @@ class LineGame(Game[LineOptions]):
 
 def _highest_lead(hands: Sequence[int]) -> tuple[int, int]:
     """The seat holding the highest double (else the heaviest tile) and that tile's index."""
-    best: tuple[tuple[int, int, int], int, int] | None = None
-    for seat, h in enumerate(hands):
+    best = -1
+    seat = index = 0
+    for s, h in enumerate(hands):
         for t in bits(h):
-            tile = TILES[t]
-            key = (1 if tile.is_double else 0, tile.pips, tile.hi)
-            if best is None or key > best[0]:
-                best = (key, seat, t)
-    assert best is not None
-    return best[1], best[2]
+            key = _LEAD_RANK[t]
+            if key > best:
+                best, seat, index = key, s, t
+    assert best >= 0, "somebody holds a tile"
+    return seat, index
+
+
+_LEAD_RANK: Final[tuple[int, ...]] = tuple(
+    (4096 if t.is_double else 0) + 32 * t.pips + t.hi for t in TILES
+)
+"""How a tile ranks for the first lead (doubles first, then pips, then the higher half), by
+tile index: one integer compare in the loop above."""
 
 
 class EndsNode:
@@ -196,7 +204,7 @@ class EndsNode:
     mask: int
     spinner: bool
     spinner_used: bool
-    _next: dict[Action, tuple[EndsNode, int, int]]
+    _next: dict[Action, tuple[EndsNode, int, int, int]]
     _legal: dict[int, tuple[Action, ...]]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -227,14 +235,16 @@ class EndsNode:
             return EndsNode.get(((t, tile.hi), (t, tile.lo)), spinner, False)
         return EndsNode.get(((t, tile.hi),) * (4 if spinner else 2), spinner, spinner)
 
-    def advance(self, action: Attach) -> tuple[EndsNode, int, int]:
-        """The node after ``action``, the value it matched and the value it leaves open."""
+    def advance(self, action: Attach) -> tuple[EndsNode, int, int, int]:
+        """The node after ``action``, the value it matched, the value it leaves open and the
+        placed tile's bit (read here once: an action is a plain Python object)."""
         r = self._next.get(action)
         if r is None:
             rest, v, o, used = _attach(
                 self.pairs, action.tile, action.at.index, self.spinner, self.spinner_used
             )
-            r = self._next[action] = (EndsNode.get(rest, self.spinner, used), v, o)
+            node = EndsNode.get(rest, self.spinner, used)
+            r = self._next[action] = (node, v, o, action.bit)
         return r
 
     def placements(self, hand: int) -> tuple[Action, ...]:
@@ -291,7 +301,12 @@ class LineState(State[LineOptions]):
         if node is None:
             if self._lead_tile >= 0:
                 return (LEAD_BY_INDEX[self._lead_tile],)
-            return tuple(map(LEAD_BY_INDEX.__getitem__, bits(hand)))
+            leads = _LEADS.get(hand)
+            if leads is None:
+                if len(_LEADS) > 100_000:
+                    _LEADS.clear()
+                leads = _LEADS[hand] = tuple([LEAD_BY_INDEX[t] for t in bits(hand)])
+            return leads
         acts = node.placements(hand)
         if acts:
             return acts
@@ -307,10 +322,9 @@ class LineState(State[LineOptions]):
             r = self._node._next.get(action)  # type: ignore[union-attr]
             if r is None:
                 r = self._node.advance(action)  # type: ignore[union-attr,arg-type]
-            node, v, o = r
-            tile: Tile = action.tile  # type: ignore[attr-defined]
+            node, v, o, bit = r
             hands = list(self._hands)
-            hand = hands[actor] ^ action.bit  # type: ignore[attr-defined]
+            hand = hands[actor] ^ bit
             hands[actor] = hand
             self._hands = tuple(hands)
             self._node = node
@@ -318,6 +332,7 @@ class LineState(State[LineOptions]):
             if events is None:
                 self._placed_ok = False
             else:
+                tile: Tile = action.tile  # type: ignore[attr-defined]
                 at: Tile = action.at  # type: ignore[attr-defined]
                 events.append(Placed(actor, tile, at, v, o))
                 if self._placed_ok:
@@ -448,7 +463,7 @@ class LineState(State[LineOptions]):
                 kind = type(a)
                 if kind is Attach:
                     assert node is not None and actor is not None
-                    node, v, _ = node.advance(a)  # type: ignore[arg-type]
+                    node, v, _, _ = node.advance(a)  # type: ignore[arg-type]
                     placed = (placed, (a.tile.index, a.at.index, v, actor))  # type: ignore[attr-defined]
                 elif kind is Lead:
                     assert actor is not None
@@ -477,6 +492,8 @@ class LineState(State[LineOptions]):
 
 
 _ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+_LEADS: dict[int, tuple[Action, ...]] = {}
+"""The leads of a hand, by its mask."""
 _FACTS: dict[int, LineFacts] = {}
 
 

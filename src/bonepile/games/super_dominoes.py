@@ -33,11 +33,12 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
+from bonepile.masks import bits, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile, bits, mask_pips
+from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
 
 OPENING_SET, OPENING_DRAW, PLAY = 0, 1, 2
 SPELL_END, SPELL_STARTER = 0, 1

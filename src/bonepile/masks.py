@@ -1,0 +1,76 @@
+"""Hands as bit masks: the integer helpers the rules call at every move.
+
+A tile's index is ``hi * (hi + 1) // 2 + lo`` (see :mod:`bonepile.tiles`), so these work on
+integers alone. This module is compiled with mypyc in the fast build (``tiles`` is not: its
+interned :class:`~bonepile.tiles.Tile` class stays a plain Python class), and ``tiles``
+re-exports its functions.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_INDEX: Final = 190
+"""One past the largest tile index of a double-18 set (the largest set bonepile supports)."""
+
+
+def _pips_of_index(i: int) -> int:
+    hi = 0
+    while (hi + 1) * (hi + 2) // 2 <= i:
+        hi += 1
+    return hi + (i - hi * (hi + 1) // 2)
+
+
+PIPS_BY_INDEX: Final[tuple[int, ...]] = tuple(_pips_of_index(i) for i in range(MAX_INDEX))
+"""``PIPS_BY_INDEX[i]``: the pip total of the tile with index ``i``."""
+
+_PIPS_BY_BYTE: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
+        sum(PIPS_BY_INDEX[8 * k + b] for b in range(8) if byte >> b & 1 and 8 * k + b < MAX_INDEX)
+        for byte in range(256)
+    )
+    for k in range((MAX_INDEX + 7) // 8)
+)
+
+_BITS_CACHE: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """Indices of the set bits of ``mask``, ascending (cached: masks repeat a lot in play)."""
+    found = _BITS_CACHE.get(mask)
+    if found is not None:
+        return found
+    out = []
+    m = mask
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    result = tuple(out)
+    if len(_BITS_CACHE) > 200_000:
+        _BITS_CACHE.clear()
+    _BITS_CACHE[mask] = result
+    return result
+
+
+def mask_pips(mask: int) -> int:
+    """Total pips of the tiles in ``mask`` (a table lookup per byte of the mask)."""
+    total = 0
+    k = 0
+    while mask:
+        total += _PIPS_BY_BYTE[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return total
+
+
+def count(mask: int) -> int:
+    """How many tiles ``mask`` holds (a native loop for small masks: in compiled code
+    ``int.bit_count`` is a method call)."""
+    if mask.bit_length() > 60:
+        return mask.bit_count()
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
