@@ -20,7 +20,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes clean chromium tmux
+.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux
 
 # running needs bonepile with its server and terminal-app extras; testing adds the test tools
 $(RSTAMP): pyproject.toml setup.py
@@ -77,6 +77,15 @@ bench: $(CSTAMP)
 bench-dominoes: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet dominoes
 	$(CBIN)/python benchmarks/vs_dominoes.py --deals 100
+
+# the search bot against its peers: OpenSpiel's ISMCTS (equal time a move) and dominoes' alpha-beta
+bench-peers: bench-dominoes
+	$(CBIN)/python -m pip install --quiet open-spiel
+	$(CBIN)/python benchmarks/vs_openspiel.py --deals 300
+
+# the README's strength table: every game's agents in the arena (long: about an hour on 2 cores)
+strength: $(CSTAMP)
+	$(CBIN)/python benchmarks/strength.py --markdown --workers 2
 
 clean:
 	rm -rf $(VENV) $(CVENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,7 +15,7 @@ script prints one JSON object with simulations per second for each and their rat
   ``uct_c=2``. OpenSpiel's Python block dominoes cannot resample an information state
   (``ResampleFromInfostate`` is not implemented), so the bot is given a resampler here: the
   opponent's hidden tiles drawn uniformly from the unseen ones, the history replayed, retried
-  until it replays (it ignores what passes reveal; bonepile's sampler does not). Without a
+  until it replays, the numbers a skipped player lacks excluded. Without a
   resampler OpenSpiel's ISMCTS cannot play this game at all.
 """
 
@@ -28,6 +28,8 @@ import random
 import sys
 import time
 from typing import Any
+
+import openspiel_block
 
 
 def bonepile_sims(
@@ -77,37 +79,11 @@ def openspiel_sims(count: int, iterations: int, seed: int) -> dict[str, Any]:
         import numpy as np
         import pyspiel
         from open_spiel.python.algorithms import ismcts, mcts
-        from open_spiel.python.games import block_dominoes
     except ImportError:
         return {"error": "not installed: pip install -e '.[bench]'"}
     game = pyspiel.load_game("python_block_dominoes")
-    deck = block_dominoes._DECK
-    actions = block_dominoes._ACTIONS_STR
     rng = random.Random(seed)
-
-    def resample(state: Any, player: int) -> Any:
-        mine = list(state.hands[player])
-        played = {0: [], 1: []}  # type: dict[int, list[Any]]
-        for a in state.actions_history:
-            played[a.player].append(a.tile)
-        opponent = 1 - player
-        unseen = [t for t in deck if t not in mine and t not in played[0] + played[1]]
-        for _ in range(1000):
-            rng.shuffle(unseen)
-            theirs = unseen[: len(state.hands[opponent])]
-            hands = {player: mine + played[player], opponent: theirs + played[opponent]}
-            s = game.new_initial_state()
-            for seat in (0, 1):
-                for t in hands[seat]:
-                    s.apply_action(deck.index(t))
-            try:
-                for a in state.actions_history:
-                    s.apply_action(actions.index(str(a)))
-            except Exception:  # an inconsistent sample: the history does not replay
-                continue
-            if s.current_player() == state.current_player():
-                return s
-        raise RuntimeError("no consistent sample")
+    resample = openspiel_block.resampler(game, rng)
 
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
     bot = ismcts.ISMCTSBot(
