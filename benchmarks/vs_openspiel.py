@@ -50,7 +50,7 @@ class Clock:
         """How many simulations OpenSpiel's bot can run in :meth:`budget`."""
         t = self.time["openspiel"]
         rate = self.sims / t if t > 0 else 1000.0
-        return max(1, round(rate * self.budget()))
+        return max(5, round(rate * self.budget()))  # with one, its root may stay unvisited
 
 
 def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
@@ -84,7 +84,7 @@ def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
         game,
         mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed)),
         uct_c=2.0,
-        max_simulations=1,
+        max_simulations=5,
         random_state=np.random.RandomState(seed),
     )
     bot._resampler_cb = openspiel_block.resampler(game, random.Random(seed))

@@ -8,6 +8,7 @@ re-exports its functions.
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 MAX_INDEX: Final = 190
@@ -74,3 +75,24 @@ def count(mask: int) -> int:
         mask &= mask - 1
         n += 1
     return n
+
+
+def shuffled(n: int, rng: random.Random) -> list[int]:
+    """A seeded uniform random permutation of ``range(n)``.
+
+    bonepile's own shuffle (each index gets a key from ``rng.random()``, then a stable sort), so
+    that a seed deals the same tiles on every Python version; the sort runs in C.
+    """
+    rand = rng.random
+    keys = [rand() for _ in range(n)]
+    return sorted(range(n), key=keys.__getitem__)
+
+
+def deal_masks(order: list[int], players: int, per_hand: int) -> list[int]:
+    """The hands (as masks) of dealing ``order`` one tile at a time round-robin from seat 0,
+    ``per_hand`` tiles each."""
+    k = players * per_hand
+    hands = [0] * players
+    for i in range(k):
+        hands[i % players] |= 1 << order[i]
+    return hands

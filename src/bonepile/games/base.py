@@ -9,22 +9,10 @@ from typing import Any, Generic
 from bonepile.errors import OptionError
 from bonepile.facts import PublicFacts
 from bonepile.heuristics import PlayHints
+from bonepile.masks import deal_masks, shuffled
 from bonepile.options import OptionSpec, build_options, option_specs
 from bonepile.state import OptionsT, State
 from bonepile.tiles import Tile, check_deal, mask_of, set_size, tile_multiset
-
-_BIT = tuple(1 << i for i in range(256))
-
-
-def shuffled(n: int, rng: random.Random) -> list[int]:
-    """A seeded uniform random permutation of ``range(n)``.
-
-    bonepile's own shuffle (each index gets a key from ``rng.random()``, then a stable sort), so
-    that a seed deals the same tiles on every Python version; the sort runs in C.
-    """
-    rand = rng.random
-    keys = [rand() for _ in range(n)]
-    return sorted(range(n), key=keys.__getitem__)
 
 
 class Game(Generic[OptionsT]):
@@ -224,13 +212,7 @@ class Game(Generic[OptionsT]):
         """
         order = shuffled(self.deck_size(players, opts), rng)
         k = players * self.hand_size(players, opts)
-        bit = _BIT
-        hands = []
-        for seat in range(players):
-            m = 0
-            for t in order[seat:k:players]:
-                m |= bit[t]
-            hands.append(m)
+        hands = deal_masks(order, players, self.hand_size(players, opts))
         return hands, order[k:]
 
     def copies(self, opts: OptionsT) -> int:
