@@ -34,6 +34,7 @@ COMPILED_MODULES = [
     "src/bonepile/games/super_dominoes.py",
     "src/bonepile/games/doubles.py",
     "src/bonepile/games/double_double.py",
+    "src/bonepile/games/double_double_spots.py",
     "src/bonepile/view.py",
     "src/bonepile/agents/base.py",
 ]

@@ -412,7 +412,7 @@ def bonepile_ddd_placements(seed: int) -> Workload:
         s = game.new(2, seed=seed * 1000 + k)
         k += 1
         while not s.is_over:
-            if s.count >= 35 and s.chain is None and s.legal_actions():
+            if len(s.layout.placements) >= 35 and s.chain is None and s.legal_actions():
                 crowded.append(s)
             s = s.apply(choice(s.legal_actions()))
     i = [0]

@@ -65,25 +65,20 @@ class Board:
     Public attributes: ``name``, ``rows``, ``cols``, ``star`` (a cell index), ``diamonds`` (the
     diamond value of every cell, 0 for none), ``track`` (``track[k - 1]`` is the pip value of
     track position ``k``), ``victory_totals`` (by player count), ``max_pip``, ``colors``
-    (diamond value -> colour name). Geometry tables (``neighbors``, ``neighbor_masks``,
-    ``near``, ``pairs``, ``pair_keys``, ``adjacent``) serve the rules, which may also keep
-    derived tables of their own in ``memo``.
+    (diamond value -> colour name). ``neighbors`` lists every cell's neighbours; the rules
+    keep the tables they derive from the board in ``memo`` (see
+    :mod:`bonepile.games.double_double_spots`).
     """
 
     __slots__ = (
         "_json",
-        "adjacent",
         "colors",
         "cols",
         "diamonds",
         "max_pip",
         "memo",
         "name",
-        "near",
-        "neighbor_masks",
         "neighbors",
-        "pair_keys",
-        "pairs",
         "rows",
         "star",
         "track",
@@ -100,12 +95,7 @@ class Board:
     max_pip: int
     colors: dict[int, str]
     neighbors: tuple[tuple[int, ...], ...]
-    neighbor_masks: tuple[int, ...]
-    near: tuple[int, ...]
-    pair_keys: tuple[tuple[tuple[int, int, int], ...], ...]
     memo: dict[int, Any]
-    pairs: tuple[tuple[int, int], ...]
-    adjacent: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     _json: dict[str, Any]
 
     @property
@@ -279,7 +269,7 @@ def board_from_json(data: Any) -> Board:
 
 
 def _geometry(b: Board) -> None:
-    """Neighbour lists, the adjacent pairs and the 2x2 squares around each pair."""
+    """The neighbour lists, and an empty ``memo`` for the rules' tables."""
     rows, cols = b.rows, b.cols
     nb: list[tuple[int, ...]] = []
     for i in range(rows * cols):
@@ -291,44 +281,7 @@ def _geometry(b: Board) -> None:
                 out.append(rr * cols + cc)
         nb.append(tuple(out))
     b.neighbors = tuple(nb)
-    b.pairs = tuple((a, x) for a in range(rows * cols) for x in nb[a] if a < x)
-    squares = []
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            tl = r * cols + c
-            squares.append((tl, tl + 1, tl + cols, tl + cols + 1))
-    # For each cell a and neighbour x: the 2x2 squares touching the pair, each as the bit mask
-    # of its cells outside the pair. A tile on (a, x) fills a square exactly when all of those
-    # are already covered.
-    adjacent = []
-    for a in range(rows * cols):
-        row = []
-        for x in nb[a]:
-            masks = tuple(
-                sum(1 << q for q in sq if q not in (a, x)) for sq in squares if a in sq or x in sq
-            )
-            row.append((x, masks))
-        adjacent.append(tuple(row))
-    b.adjacent = tuple(adjacent)
-    b.neighbor_masks = tuple(sum(1 << x for x in nb[a]) for a in range(rows * cols))
-    # per cell, its pairs as (pair key a * size + x with a < x, a, x)
-    size = rows * cols
-    b.pair_keys = tuple(
-        tuple((min(a, x) * size + max(a, x), min(a, x), max(a, x)) for x in nb[a])
-        for a in range(size)
-    )
     b.memo = {}
-    # every cell within one step in any direction (diagonals included), the cell itself too:
-    # a pair's legality depends only on the cells near its two ends
-    b.near = tuple(
-        sum(
-            1 << (rr * cols + cc)
-            for rr in range(r - 1, r + 2)
-            for cc in range(c - 1, c + 2)
-            if 0 <= rr < rows and 0 <= cc < cols
-        )
-        for r, c in (divmod(i, cols) for i in range(rows * cols))
-    )
 
 
 @cache

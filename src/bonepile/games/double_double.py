@@ -7,8 +7,9 @@ player chain another tile next to it. The game ends at once when someone reaches
 total, at the end of the turn that draws the last boneyard tile, or when no spot is left.
 
 Tiles come in copies, so hands are bit masks over tile *instances*: instance ``k`` is the tile
-with index ``k % 28``. The board is a flat tuple of pips (``-1`` for empty), with the number of
-the domino covering each cell and a bit mask of the empty cells next to a covered one.
+with index ``k % 28``. The board is a flat list of pips (``-1`` for empty) with the number of
+the domino covering each cell, and the table of the spots where a tile may go, kept up to date
+placement by placement (:mod:`bonepile.games.double_double_spots`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.actions import STOP, Action, Discard, Place, Stop
 from bonepile.errors import DealError, OptionError
@@ -30,6 +31,20 @@ from bonepile.events import (
 )
 from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
+from bonepile.games.double_double_spots import (
+    BIT_INDEX,
+    HI,
+    KEY,
+    LO,
+    NO_SPOT,
+    Geometry,
+    geometry,
+    hand_kinds,
+    spot_ends,
+    spot_pairs,
+    tile_values,
+    wants,
+)
 from bonepile.grid import (
     Board,
     BoardLayout,
@@ -44,9 +59,9 @@ from bonepile.result import Reason, Result
 from bonepile.state import State
 from bonepile.tiles import TILES, Tile, bits, check_deal
 
-SET = 28
+SET: Final = 28
 """Tiles in one double-6 set."""
-HAND = 3
+HAND: Final = 3
 """Tiles in hand at the end of every turn."""
 
 _DISCARDS = tuple(Discard(TILES[t]) for t in range(SET))
@@ -376,7 +391,7 @@ def position(
         x2 = b.cell(format_cell(*a.cell2))
         if s._cells[x1] >= 0 or s._cells[x2] >= 0:
             raise OptionError(f"position: {a} covers a covered square")
-        s._put(x1, x2, a.p, a.q, a.tile, seat)
+        s._put(x1, x2, a.p, a.q, a.tile.index, seat)
     s._actor = actor
     return s
 
@@ -412,27 +427,37 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         "_board",
         "_cells",
         "_chain",
+        "_chain_moves",
+        "_codes",
         "_count",
-        "_covered",
         "_ending",
-        "_frontier",
+        "_geo",
+        "_mine",
         "_owner",
         "_pit",
         "_placed",
         "_positions",
-        "_spot_map",
+        "_rowbits",
         "_victory",
     )
 
     _board: Board
-    _cells: tuple[int, ...]
-    _owner: tuple[int, ...]
-    _frontier: int
+    _geo: Geometry
+    _cells: list[int]
+    _owner: list[int]
+    _codes: list[int]
+    """The spot code of every cell pair (:mod:`~bonepile.games.double_double_spots`)."""
+    _rowbits: list[int]
+    """Per board row, the bit mask of its pairs that are spots."""
+    _mine: bool
+    """Whether ``_cells``, ``_owner``, ``_codes`` and ``_rowbits`` belong to this state alone,
+    so that a placement may change them in place (a clone shares them until it changes
+    them)."""
+    _chain_moves: list[Action] | None
+    """The placements of a chain just offered by :meth:`_place`, for :meth:`_compute_legal`."""
     _placed: BoardPlaced
     _count: int
-    _covered: int
     _positions: tuple[int, ...]
-    _spot_map: dict[int, tuple[int, int, int]] | None
     _pit: tuple[int, ...]
     _chain: tuple[int, int] | None
     _ending: bool
@@ -464,13 +489,15 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
                 f"the {b.name} board has no victory total for {self._players} players"
             )
         self._board = b
-        self._cells = (-1,) * b.size
-        self._owner = (-1,) * b.size
-        self._frontier = 0
+        self._geo = geometry(b)
+        self._cells = [-1] * b.size
+        self._owner = [-1] * b.size
+        self._codes = [NO_SPOT] * (2 * b.size)
+        self._rowbits = [0] * b.rows
+        self._mine = True
+        self._chain_moves = None
         self._placed = None
         self._count = 0
-        self._covered = 0
-        self._spot_map = None
         self._positions = tuple(positions)
         self._pit = tuple(pit)
         self._chain = None
@@ -481,14 +508,16 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         new = DoubleDoubleState.__new__(DoubleDoubleState)
         self._copy_base(new)
         new._board = self._board
+        new._geo = self._geo
         new._cells = self._cells
         new._owner = self._owner
-        new._frontier = self._frontier
+        new._codes = self._codes
+        new._rowbits = self._rowbits
+        new._mine = self._mine = False  # shared from now on: copied before a change
+        new._chain_moves = None
         new._placed = self._placed
         new._count = self._count
-        new._covered = self._covered
         new._positions = self._positions
-        new._spot_map = self._spot_map
         new._pit = self._pit
         new._chain = self._chain
         new._ending = self._ending
@@ -538,192 +567,84 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
     # ----------------------------------------------------------------- legal actions
     def _values(self, seat: int) -> list[int]:
         """The distinct tile indices in ``seat``'s hand, ascending."""
-        return sorted({k % SET for k in bits(self._hands[seat])})
+        return tile_values(hand_kinds(self._hands[seat]))
 
     def _compute_legal(self) -> tuple[Action, ...]:
         if self._result is not None:
             return ()
         actor = self._actor
         assert actor is not None
-        values = self._values(actor)
-        if self._chain is not None:
-            return (STOP, *self._placements(values, self._chain))
-        acts = self._placements(values, None)
+        chain = self._chain
+        if chain is not None:
+            acts = self._chain_moves
+            if acts is None:
+                acts = self._placements(actor, chain)
+            return (STOP, *acts)
+        acts = self._placements(actor, None)
         if acts:
             return tuple(acts)
-        return tuple(_DISCARDS[t] for t in values)
+        return tuple(_DISCARDS[t] for t in self._values(actor))
 
-    def _placements(self, values: list[int], chain: tuple[int, int] | None) -> list[Action]:
-        """Every legal placement of the tiles ``values`` (only next to ``chain`` if given)."""
-        b = self._board
-        cols = b.cols
+    def _placements(self, seat: int, chain: tuple[int, int] | None) -> list[Action]:
+        """Every legal placement of ``seat``'s tiles (only next to ``chain`` if given), in
+        reading order of the cell pairs, then in tile order."""
+        values = self._values(seat)
+        want = wants(values)
+        geo = self._geo
         out: list[Action] = []
         if self._count == 0:
-            star = b.star
-            for nb in b.neighbors[star]:
-                for ti in values:
-                    first = TILES[ti]
-                    for pa, pb in ((first.hi, first.lo), (first.lo, first.hi)):
-                        act = Place(pa, pb, divmod(star, cols), divmod(nb, cols))
-                        if act not in out:
-                            out.append(act)
+            firsts = geo.firsts
+            for k in range(len(self._board.neighbors[self._board.star])):
+                for t in values:
+                    out.extend(firsts[4 * t + k])
             return out
-        others: list[list[int]] = [[] for _ in range(7)]
-        pairs = set()
-        for ti in values:
-            tile = TILES[ti]
-            others[tile.hi].append(tile.lo)
-            if tile.lo != tile.hi:
-                others[tile.lo].append(tile.hi)
-            pairs.add((tile.hi, tile.lo))
-            pairs.add((tile.lo, tile.hi))
-        memo = b.memo
-        size = b.size
-        for a, x, va, vb in self._spots(chain):
-            key = a * size + x
-            if va >= 0 and vb >= 0:
-                if (va, vb) in pairs:
-                    out.append(_places(memo, key, 0, va, cols, size)[vb])
-            elif va >= 0:
-                row = _places(memo, key, 0, va, cols, size)
-                for o in others[va]:
-                    out.append(row[o])
-            else:
-                row = _places(memo, key, 1, vb, cols, size)
-                for o in others[vb]:
-                    out.append(row[o])
-        return out
-
-    def _spots(
-        self, chain: tuple[int, int] | None, first_only: bool = False
-    ) -> list[tuple[int, int, int, int]]:
-        """The cell pairs a tile may go on, whatever its pips: ``(a, x, va, vb)``, ``a < x``,
-        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free); next to
-        the double on ``chain`` only, if given. In reading order of ``(a, x)``."""
-        table = self._spot_table()
-        size = self._board.size
-        out: list[tuple[int, int, int, int]] = []
+        rows = geo.rows
+        codes = self._codes
         if chain is None:
-            for key in sorted(table):
-                va, vb, _ = table[key]
-                out.append((key // size, key % size, va, vb))
-                if first_only:
-                    break
+            # the spots in order: the set bits of each row's mask (as in spot_pairs)
+            base = 0
+            width = 2 * geo.cols
+            for m in self._rowbits:
+                while m:
+                    low = m & -m
+                    m ^= low
+                    p = base + BIT_INDEX[low % 67]
+                    code = codes[p]
+                    got = want[code]
+                    if got:
+                        row = rows[p * KEY + code]
+                        for o in got:
+                            out.append(row[o])
+                base += width
             return out
-        on_last = (1 << chain[0]) | (1 << chain[1])
-        tail_only = self._options.chain_contact == "tail_on_last_double"
-        for key in sorted(table):
-            va, vb, touch = table[key]
-            if tail_only:
-                if touch & ~on_last:
-                    continue
-            elif not touch & on_last:
-                continue
-            out.append((key // size, key % size, va, vb))
+        cells = self._cells
+        owner = self._owner
+        last = owner[chain[0]]
+        only = self._options.chain_contact == "tail_on_last_double"
+        for p in geo.beside[geo.pair(chain[0], chain[1])]:
+            code = codes[p]
+            if code >= 0 and geo.touches(cells, owner, p, last, only):
+                row = rows[p * KEY + code]
+                for o in want[code]:
+                    out.append(row[o])
         return out
 
-    def _spot_table(self) -> dict[int, tuple[int, int, int]]:
-        """Every spot on the board: pair key ``a * size + x`` (``a < x``) -> ``(va, vb, the
-        covered cells the pair touches)``. Kept up to date placement by placement."""
-        table = self._spot_map
-        if table is None:
-            table = {}
-            b = self._board
-            size = b.size
-            covered = self._covered
-            rest = self._frontier
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                a = low.bit_length() - 1
-                for x in b.neighbors[a]:
-                    if covered >> x & 1:
-                        continue
-                    key = a * size + x if a < x else x * size + a
-                    if key not in table:
-                        spot = self._spot(a, x) if a < x else self._spot(x, a)
-                        if spot is not None:
-                            table[key] = spot
-            self._spot_map = table
-        return table
-
-    def _spot(self, a: int, x: int) -> tuple[int, int, int] | None:
-        """Whether empty cells ``a < x`` can take a tile: ``(va, vb, touched)`` or ``None``."""
-        b = self._board
-        covered = self._covered
-        nmask = b.neighbor_masks
-        ma = covered & nmask[a]
-        mx = covered & nmask[x]
-        if not (ma or mx):
-            return None
-        va = self._end_value(ma)
-        vb = self._end_value(mx)
-        if va == -2 or vb == -2:
-            return None
-        if ma and mx:
-            if not self._options.allow_bridge:
-                return None
-            owner = self._owner
-            if ma & (ma - 1) == 0 and mx & (mx - 1) == 0:
-                if owner[ma.bit_length() - 1] == owner[mx.bit_length() - 1]:
-                    return None
-            elif {owner[c] for c in bits(ma)} & {owner[c] for c in bits(mx)}:
-                return None
-        if self._options.forbid_2x2:
-            for y, squares in b.adjacent[a]:
-                if y == x:
-                    for m in squares:
-                        if covered & m == m:
-                            return None
-                    break
-        return (va, vb, ma | mx)
-
-    def _end_value(self, contacts: int) -> int:
-        """The pips an end touching ``contacts`` must show: ``-1`` free, ``-2`` impossible."""
-        if not contacts:
-            return -1
-        cells = self._cells
-        if contacts & (contacts - 1) == 0:
-            return cells[contacts.bit_length() - 1]
-        found = bits(contacts)
-        if len(found) > self._options.max_contacts_per_end:
-            return -2
-        v = cells[found[0]]
-        for c in found:
-            if cells[c] != v:
-                return -2
-        return v
-
-    def _update_spots(self, a: int, x: int) -> None:
-        """After covering ``a`` and ``x``: redo the spots of the pairs near them."""
-        old = self._spot_map
-        if old is None:
-            return
-        b = self._board
-        pair_keys = b.pair_keys
-        table = dict(old)
-        covered = self._covered
-        region = b.near[a] | b.near[x]
-        redo = set()
-        while region:
-            low = region & -region
-            region ^= low
-            for key, c, d in pair_keys[low.bit_length() - 1]:
-                if key in redo:
-                    continue
-                redo.add(key)
-                table.pop(key, None)
-                if covered >> c & 1 or covered >> d & 1:
-                    continue
-                spot = self._spot(c, d)
-                if spot is not None:
-                    table[key] = spot
-        self._spot_map = table
+    def _spot_list(self) -> list[tuple[int, int, int, int]]:
+        """The cell pairs a tile may go on, whatever its pips: ``(a, x, va, vb)``, ``a < x``,
+        with ``va``/``vb`` the pips the ends on ``a``/``x`` must show (``-1``: free). In
+        reading order of ``(a, x)``."""
+        geo = self._geo
+        out = []
+        for p in spot_pairs(self._rowbits, geo.cols):
+            va, vb = spot_ends(self._codes[p])
+            out.append((geo.first[p], geo.second[p], va, vb))
+        return out
 
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
         actor = self._actor
         assert actor is not None
+        self._chain_moves = None
         kind = type(action)
         if kind is Place:
             assert isinstance(action, Place)
@@ -753,72 +674,91 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         return k
 
     def _place(self, actor: int, action: Place, events: list[Event] | None) -> None:
-        b = self._board
-        cols = b.cols
-        a = action.cell1[0] * cols + action.cell1[1]
-        x = action.cell2[0] * cols + action.cell2[1]
+        cols = self._geo.cols
+        cell1 = action.cell1
+        cell2 = action.cell2
+        a = cell1[0] * cols + cell1[1]
+        x = cell2[0] * cols + cell2[1]
+        p = action.p
+        q = action.q
         tile = action.tile
-        self._take(actor, tile.index)
-        self._put(a, x, action.p, action.q, tile, actor)
+        t = tile.index
+        self._take(actor, t)
+        self._put(a, x, p, q, t, actor)
         chained = self._chain is not None
         if events is not None:
-            events.append(
-                PlacedOnBoard(actor, tile, action.p, action.q, action.cell1, action.cell2, chained)
-            )
-        if self._score(actor, tile, a, x, events):
+            events.append(PlacedOnBoard(actor, tile, p, q, cell1, cell2, chained))
+        if self._score(actor, t, a, x, events):
             return
-        if tile.is_double:
+        if p == q:  # a double
             self._chain = (a, x)
-            if self._placements(self._values(actor), self._chain):
+            acts = self._placements(actor, self._chain)
+            if acts:
+                self._chain_moves = acts  # for _compute_legal, which follows
                 return  # the actor may chain (or stop)
         self._end_turn(actor, events)
 
-    def _put(self, a: int, x: int, p: int, q: int, tile: Tile, seat: int) -> None:
-        """Cover cells ``a`` and ``x`` with pips ``p`` and ``q`` of ``tile``."""
-        cells = list(self._cells)
+    def _put(self, a: int, x: int, p: int, q: int, t: int, seat: int) -> None:
+        """Cover cells ``a < x`` with pips ``p`` and ``q`` of the tile with index ``t``; update
+        the spots."""
+        if not self._mine:
+            self._cells = list(self._cells)
+            self._owner = list(self._owner)
+            self._codes = list(self._codes)
+            self._rowbits = list(self._rowbits)
+            self._mine = True
+        cells = self._cells
+        owner = self._owner
         cells[a] = p
         cells[x] = q
-        self._cells = tuple(cells)
-        owner = list(self._owner)
         owner[a] = owner[x] = self._count
-        self._owner = tuple(owner)
-        frontier = self._frontier
-        for c in (a, x):
-            for n in self._board.neighbors[c]:
-                if cells[n] < 0:
-                    frontier |= 1 << n
-        self._frontier = frontier & ~((1 << a) | (1 << x))
-        self._placed = (self._placed, (tile.index, a, x, p, q, seat))
+        self._placed = (self._placed, (t, a, x, p, q, seat))
         self._count += 1
-        self._covered |= (1 << a) | (1 << x)
-        self._update_spots(a, x)
-
-    def _score(self, actor: int, tile: Tile, a: int, x: int, events: list[Event] | None) -> bool:
-        """Score a placed tile (RULES.md 4.6); end the game and return True on a victory."""
-        b = self._board
+        geo = self._geo
         opts = self._options
-        diamonds = b.diamonds[a] + b.diamonds[x]
-        if tile.is_double:
+        geo.update(
+            self._codes,
+            self._rowbits,
+            cells,
+            owner,
+            geo.pair(a, x),
+            opts.max_contacts_per_end,
+            opts.allow_bridge,
+            opts.forbid_2x2,
+        )
+
+    def _score(self, actor: int, t: int, a: int, x: int, events: list[Event] | None) -> bool:
+        """Score the tile with index ``t`` just placed on ``a`` and ``x`` (RULES.md 4.6); end
+        the game and return True on a victory."""
+        geo = self._geo
+        opts = self._options
+        hi = HI[t]
+        lo = LO[t]
+        diamonds = geo.diamonds[a] + geo.diamonds[x]
+        if hi == lo:
             diamonds *= opts.double_multiplier
         before = self._positions
         after = list(before)
-        after[actor] += diamonds
+        after[actor] = after[actor] + diamonds
         bonus = opts.track_bonus
         late = opts.bonus_timing == "after_mover_diamond_move"
         if diamonds and events is not None:
             events.append(Scored(actor, diamonds, "diamond", after[actor]))
         if bonus:
+            track = geo.track
             for s in range(self._players):
                 pos = after[s] if (late and s == actor) else before[s]
-                pip = b.track_pips(pos)
-                if pip is not None and (pip == tile.hi or pip == tile.lo):
-                    after[s] += bonus
+                if not 1 <= pos <= len(track):
+                    continue  # the start spot and past the end show no pips
+                pip = track[pos - 1]
+                if pip in (hi, lo):
+                    after[s] = after[s] + bonus
                     if events is not None:
                         events.append(Scored(s, bonus, "bonus", after[s]))
         self._positions = tuple(after)
-        reached = [s for s in range(self._players) if after[s] >= self._victory]
-        if not reached:
+        if max(after) < self._victory:
             return False
+        reached = [s for s in range(self._players) if after[s] >= self._victory]
         if opts.simultaneous_victory == "mover_wins" and actor in reached:
             winners: tuple[int, ...] = (actor,)
         else:
@@ -840,10 +780,10 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
     def _end_turn(self, actor: int, events: list[Event] | None) -> None:
         """Refill to three, check the two end-of-turn endings, then start the next turn."""
         self._chain = None
-        need = HAND - self._hands[actor].bit_count()
-        if need > 0:
-            self._draw(actor, need, "refill", events)
-        assert self._hands[actor].bit_count() <= HAND, "a hand holds at most 3 after a turn"
+        held = self._hands[actor].bit_count()
+        assert held <= HAND, "a hand holds at most 3 after a turn"
+        if held < HAND:
+            self._draw(actor, HAND - held, "refill", events)
         if self._ending:
             self._finish("last_draw", self._best(range(self._players)), events)
         elif self._board_full():
@@ -878,8 +818,8 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         if self._count == 0:
             return False
         if self._options.board_full_check == "geometric":
-            return not self._spot_table()
-        spots = self._spots(None)
+            return not any(self._rowbits)
+        spots = self._spot_list()
         avail: set[int] = set()
         for h in self._hands:
             avail.update(k % SET for k in bits(h))
@@ -929,31 +869,13 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
             self._result,
             self._scores_before,
             self._board,
-            self._cells,
-            self._owner,
+            tuple(self._cells),
+            tuple(self._owner),
             self._positions,
             tuple(sorted(k % SET for k in self._pit)),
             self._chain,
             self._ending,
         )
-
-
-def _places(
-    memo: dict[int, Any], key: int, side: int, v: int, cols: int, size: int
-) -> tuple[Place, ...]:
-    """The placements on pair ``key`` with ``v`` on its first cell (``side`` 0) or its second
-    (``side`` 1), indexed by the pips on the other cell (interned, memoized per board)."""
-    k = (key * 2 + side) * 8 + v
-    row: tuple[Place, ...] | None = memo.get(k)
-    if row is None:
-        a, x = divmod(key, size)
-        ca, cx = divmod(a, cols), divmod(x, cols)
-        if side == 0:
-            row = tuple(Place(v, o, ca, cx) for o in range(7))
-        else:
-            row = tuple(Place(o, v, ca, cx) for o in range(7))
-        memo[k] = row
-    return row
 
 
 def _lowest_first(t: Tile) -> tuple[int, int]:
