@@ -27,6 +27,7 @@ from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.games import get_game
+from bonepile.heuristics import line_loglik, line_move
 from bonepile.state import State
 from bonepile.view import View
 
@@ -92,6 +93,11 @@ class ISMCTSAgent:
         seconds: float | None = None,
         exploration: float = 0.7,
         pool: int | None = None,
+        rollout: str = "hint",
+        final: str = "visits",
+        belief: str = "0",
+        T: str = "4",
+        mode: str = "so",
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
@@ -100,6 +106,11 @@ class ISMCTSAgent:
         self.seconds = seconds
         self.exploration = exploration
         self.pool = pool
+        self.rollout = rollout
+        self.final = final
+        self.belief = int(belief)
+        self.temperature = float(T)
+        self.mode = mode
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -123,7 +134,17 @@ class ISMCTSAgent:
             self.fallbacks += 1
             self.last_iterations = 0
             return GreedyAgent(self.seed).act(view)
-        root = self.search(worlds, view.seat, rng)
+        if self.mode == "pimc":
+            root = self._pimc(worlds, view.seat, rng)
+        else:
+            root = self.search(worlds, view.seat, rng)
+        if self.final == "mean":
+            def key(a: Action) -> tuple[float, int]:
+                ch = root.children.get(a)
+                if ch is None or ch.visits == 0:
+                    return (-1.0, -legal.index(a))
+                return (ch.reward / ch.visits, -legal.index(a))
+            return max(legal, key=key)
         best = max(
             legal,
             key=lambda a: (root.children[a].visits if a in root.children else -1, -legal.index(a)),
@@ -155,15 +176,56 @@ class ISMCTSAgent:
         the search goes on with those it has."""
         size = self.pool or get_game(view.game).hints.pool
         size = min(size, self.iterations)
-        sampler = Sampler(view, max_tries=4000)
+        model = None
+        if self.belief:
+            temperature = self.temperature
+
+            def model(state: State[Any], action: Action) -> float:
+                return line_loglik(state, action, temperature)
+
+        sampler = Sampler(view, max_tries=4000, model=model)
         worlds: list[State[Any]] = []
-        for _ in range(size):
+        logliks: list[float] = []
+        for _ in range(size * (self.belief or 1)):
             try:
                 worlds.append(sampler.sample(rng))
+                logliks.append(sampler.loglik)
             except SamplingError:
                 break
             sampler.max_tries = 400
-        return worlds
+        if not self.belief or not worlds:
+            return worlds
+        top = max(logliks)
+        weights = [math.exp(x - top) for x in logliks]
+        total = sum(weights)
+        step = total / size
+        u = rng.random() * step
+        out: list[State[Any]] = []
+        acc = 0.0
+        for w, weight in zip(worlds, weights, strict=True):
+            acc += weight
+            while u < acc and len(out) < size:
+                out.append(w)
+                u += step
+        return out
+
+    def _pimc(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
+        total = _Node()
+        iterations = self.iterations
+        per = max(1, iterations // len(worlds))
+        self.iterations = per
+        try:
+            for w in worlds:
+                root = self.search([w], me, rng)
+                for a, ch in root.children.items():
+                    t = total.children.get(a)
+                    if t is None:
+                        t = total.children[a] = _Node()
+                    t.visits += ch.visits
+                    t.reward += ch.reward
+        finally:
+            self.iterations = iterations
+        return total
 
     def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
         """Run the search over the sampled ``worlds``; return the root of the tree.
@@ -177,6 +239,10 @@ class ISMCTSAgent:
         hints = game.hints
         depth = hints.rollout_depth
         policy = hints.rollout
+        if self.rollout == "random":
+            policy = None
+        elif self.rollout == "line":
+            policy = line_move
         prune = hints.candidates
         redact = game.hidden_actions
         c = self.exploration

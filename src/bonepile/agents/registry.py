@@ -15,6 +15,7 @@ import importlib
 import math
 import re
 import shlex
+from typing import Any
 
 from bonepile.agents.base import Agent, RandomAgent
 from bonepile.agents.greedy import GreedyAgent
@@ -60,16 +61,18 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
     if kind == "greedy" and not arg:
         return GreedyAgent(seed)
     if kind == "ismcts":
+        arg, *extra = arg.split(":") if arg else [""]
+        knobs = _knobs(extra)
         if not arg:
-            return ISMCTSAgent(seed)
+            return ISMCTSAgent(seed, **knobs)
         if arg in LEVELS:
-            return ISMCTSAgent(seed, level=arg)
+            return ISMCTSAgent(seed, level=arg, **knobs)
         # (the length first: no int() of a huge number)
         if arg.isascii() and arg.isdigit() and len(arg) <= 10 and 0 < int(arg) <= MAX_ITERATIONS:
-            return ISMCTSAgent(seed, iterations=int(arg))
+            return ISMCTSAgent(seed, iterations=int(arg), **knobs)
         m = _SECONDS.match(arg)
         if m and 0 < float(m.group(1)) <= MAX_SECONDS:
-            return ISMCTSAgent(seed, seconds=float(m.group(1)))
+            return ISMCTSAgent(seed, seconds=float(m.group(1)), **knobs)
         raise OptionError(
             f"ismcts takes a level ({', '.join(LEVELS)}), iterations (ismcts:500, at most "
             f"{MAX_ITERATIONS:,}) or seconds (ismcts:2s, at most {MAX_SECONDS:g}), "
@@ -114,6 +117,19 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         f"unknown agent {quoted(spec)} "
         "(agents: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, external:COMMAND)"
     )
+
+
+def _knobs(extra: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in extra:
+        key, _, value = item.partition("=")
+        if key == "pool":
+            out["pool"] = int(value)
+        elif key == "c":
+            out["exploration"] = float(value)
+        else:
+            out[key] = value
+    return out
 
 
 def agent_name(spec: str) -> str:
