@@ -300,7 +300,9 @@ def move_values(state: State[Any]) -> list[tuple[float, Action]]:
     return out
 
 
-def line_loglik(state: State[Any], action: Action, temperature: float = 4.0, eps: float = 0.1) -> float:
+def line_loglik(
+    state: State[Any], action: Action, temperature: float = 4.0, eps: float = 0.1
+) -> float:
     """The log-probability that the mover plays ``action`` here under a model of it: a softmax
     of :func:`move_values` at ``temperature``, mixed with a uniform choice (weight ``eps``)."""
     values = move_values(state)
@@ -320,21 +322,6 @@ def line_loglik(state: State[Any], action: Action, temperature: float = 4.0, eps
     return math.log((1.0 - eps) * mine / z + eps / n)
 
 
-def line_move(state: State[Any], rng: random.Random, eps: float = 0.2) -> Action:
-    """A line-game rollout policy: the best action by :func:`move_values`, a random one with
-    probability ``eps``."""
-    legal = state.legal_actions()
-    n = len(legal)
-    if n == 1 or rng.random() < eps:
-        return legal[int(rng.random() * n)]
-    best = legal[0]
-    best_value = -1e9
-    for value, a in move_values(state):
-        if value > best_value:
-            best, best_value = a, value
-    return best
-
-
 doubles_move = _mostly_best(lambda t: t.pips - (20.0 if t.is_double else 0.0))
 """Doubles rollouts: mostly the heaviest non-double (doubles held back, as good players do)."""
 
@@ -350,7 +337,10 @@ class PlayHints:
     decision; ``rollout``: the search's rollout policy (``None``: uniform random play to the
     end, the rules' fast :meth:`~bonepile.state.State.playout`); ``rollout_depth``: stop
     rollouts after this many actions and score the position by who is ahead (``None``: play to
-    the end); ``candidates``: the actions the search tree considers at a node (``None``: all).
+    the end); ``candidates``: the actions the search tree considers at a node (``None``: all);
+    ``model``: the log-likelihood of an action in a full state under a model of the players,
+    for the search to weigh its sampled worlds by the others' past moves (``None``: no model,
+    every consistent deal weighs the same).
     """
 
     greedy: Callable[[View], Scorer] = line_scorer
@@ -358,9 +348,10 @@ class PlayHints:
     rollout: Rollout | None = None
     rollout_depth: int | None = None
     candidates: Callable[[State[Any]], list[Action]] | None = None
+    model: Callable[[State[Any], Action], float] | None = None
 
 
-LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move)
+LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
 SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)
 DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
 BOARD_HINTS = PlayHints(

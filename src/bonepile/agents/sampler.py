@@ -91,7 +91,9 @@ class Sampler:
         self.view = view
         self.model = model
         self.loglik = 0.0
-        """The log-likelihood of the others' moves in the last sampled world, under ``model``."""
+        """The log-likelihood of the others' moves in the last sampled world under ``model``
+        (``model(state, action)``: the log-probability that the actor of ``state``, a full
+        position of a candidate world, plays ``action``; 0 without a model)."""
         self.game: Game[Any] = get_game(view.game)
         self.max_tries = max_tries
         self.forbidden: list[list[tuple[float, frozenset[Tile]]]] = [
@@ -424,10 +426,7 @@ class Sampler:
             if isinstance(action, Discard) and action.tile is None:
                 action = Discard(discard_tile[t])
             if model is not None and turn.seat != viewer and state.actor == turn.seat:
-                try:
-                    loglik += model(state, action)
-                except BonepileError:
-                    pass
+                loglik += model(state, action)
             if state.actor != turn.seat:
                 if t > 0 and state.actor == v.history[t - 1].seat:
                     # the candidate's mover may go on (a double chain); the real one could not
