@@ -10,8 +10,10 @@ The misbehaving bots live in ``tests/bots/``.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
+import math
 import random
 import re
 import shlex
@@ -30,13 +32,14 @@ from bonepile.actions import Action, Attach, Discard, Lead, Place
 from bonepile.agents import RandomAgent, play_hand
 from bonepile.agents.external import PROTOCOL, AgentForfeit, ExternalAgent
 from bonepile.agents.greedy import GreedyAgent
-from bonepile.agents.ismcts import LEVELS, ISMCTSAgent
+from bonepile.agents.ismcts import LEVELS, ISMCTSAgent, resample
 from bonepile.agents.registry import make_agent
 from bonepile.agents.sampler import Sampler, determinize
 from bonepile.errors import OptionError
 from bonepile.events import Drew
 from bonepile.games import get_game
 from bonepile.grid import Board, BoardLayout, load_board
+from bonepile.heuristics import line_loglik, move_values
 from bonepile.state import State
 from bonepile.tiles import Tile
 from bonepile.view import View, view
@@ -426,6 +429,81 @@ def test_a_fixed_seed_gives_a_fixed_choice(game: str) -> None:
     assert finals[0].moves == finals[1].moves
 
 
+# ------------------------------------------------------------------------------ belief
+@pytest.mark.parametrize("game", ["block", "draw"])
+def test_the_line_model_is_a_distribution_over_the_legal_actions(game: str) -> None:
+    for seed in range(5):
+        state, _ = legal_view(game, 2, seed=seed, min_legal=3)
+        legal = state.legal_actions()
+        total = sum(math.exp(line_loglik(state, a)) for a in legal)
+        assert total == pytest.approx(1.0)
+        values = move_values(state)
+        assert [a for _, a in values] == list(legal)
+        best = max(values, key=lambda va: va[0])
+        worst = min(values, key=lambda va: va[0])
+        if best[0] > worst[0]:
+            assert line_loglik(state, best[1]) > line_loglik(state, worst[1])
+
+
+def test_resampling_follows_the_weights() -> None:
+    states = [new_hand("block", 2, s) for s in range(3)]
+    for seed in range(10):
+        out = resample(states, [0.0, math.log(3.0), -50.0], 8, random.Random(seed))
+        assert len(out) == 8
+        assert out.count(states[0]) == 2 and out.count(states[1]) == 6
+        assert out == sorted(out, key=states.index)  # in their order
+
+
+def test_belief_keeps_the_worlds_the_model_finds_likely(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a model that finds a world unlikely when the opponent held a given tile when it
+    moved, the pool keeps (almost) only worlds without it; without belief, about as many as
+    chance gives. Every kept world is still consistent with the view."""
+    game = get_game("block")
+    rng = random.Random(3)
+    state = new_hand("block", 2, 11)
+    while len(state.moves) < 4:  # a few moves in: the opponent has moved
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.actor is not None
+    me = state.actor
+    v = view(state, me)
+    opp = 1 - me
+    unknown = [t for t in game.deck(2, state.options) if t not in v.hand]
+    marked = next(
+        t for t in unknown if not any(t == getattr(turn.action, "tile", None) for turn in v.history)
+    )
+
+    def model(s: State, action: Action) -> float:
+        return -30.0 if marked in s.hand(opp) else 0.0
+
+    monkeypatch.setattr(game, "hints", dataclasses.replace(game.hints, model=model))
+    holding = {}
+    for belief in (0, 8):
+        agent = ISMCTSAgent(seed=1, iterations=400, pool=40, belief=belief)
+        worlds = agent._worlds(v, agent._rng(v))
+        assert len(worlds) == 40
+        for w in worlds:
+            assert w.hand(me) == v.hand and w.moves == state.moves
+        holding[belief] = sum(marked in w.initial.hand(opp) for w in worlds)
+    assert holding[0] >= 5  # the tile is the opponent's in a good share of uniform deals
+    assert holding[8] <= 1
+
+
+def test_belief_changes_nothing_where_the_game_has_no_model() -> None:
+    _, v = legal_view("doubles", 2, seed=4, min_legal=3)
+    assert get_game("doubles").hints.model is None
+    plain = ISMCTSAgent(seed=3, iterations=60, belief=0).act(v)
+    assert ISMCTSAgent(seed=3, iterations=60, belief=4).act(v) == plain
+
+
+@pytest.mark.parametrize("game", ["block", "draw"])
+def test_a_belief_search_is_reproducible(game: str) -> None:
+    state, v = legal_view(game, 2, seed=5, min_legal=3)
+    first = make_agent("ismcts:80:belief=4", seed=3).act(v)
+    assert first in v.legal
+    assert ISMCTSAgent(seed=3, iterations=80, belief=4).act(v) == first
+    assert make_agent("ismcts:80:belief=4", seed=3).act(view(state, state.actor)) == first
+
+
 def test_the_random_agent_chooses_as_random_choice() -> None:
     """RandomAgent picks what ``rng.choice(view.legal)`` picks, draw for draw, however many
     actions are legal (its fast path draws the same bits)."""
@@ -532,6 +610,16 @@ def test_every_agent_kind_is_used_above() -> None:
         ("ismcts", ISMCTSAgent, {"iterations": LEVELS["hard"]}),
         ("ismcts:easy", ISMCTSAgent, {"iterations": LEVELS["easy"]}),
         ("ismcts:medium", ISMCTSAgent, {"iterations": LEVELS["medium"]}),
+        ("ismcts:hard", ISMCTSAgent, {"iterations": LEVELS["hard"], "belief": 0}),
+        ("ismcts:expert", ISMCTSAgent, {"iterations": LEVELS["expert"], "belief": 4}),
+        ("ismcts:expert:belief=0", ISMCTSAgent, {"iterations": LEVELS["expert"], "belief": 0}),
+        ("ismcts:250:belief=4", ISMCTSAgent, {"iterations": 250, "belief": 4}),
+        (
+            "ismcts:300:rollout=random:pool=8:c=0.5",
+            ISMCTSAgent,
+            {"iterations": 300, "rollout": "random", "pool": 8, "exploration": 0.5},
+        ),
+        ("ismcts:1s:belief=2", ISMCTSAgent, {"seconds": 1.0, "belief": 2}),
         ("ismcts:500", ISMCTSAgent, {"iterations": 500}),
         ("ismcts:2s", ISMCTSAgent, {"seconds": 2.0}),
         ("ismcts:0.5s", ISMCTSAgent, {"seconds": 0.5}),
@@ -558,6 +646,15 @@ def test_make_agent_builds_what_it_is_asked(spec: str, kind: type, attrs: dict[s
         "ismcts:-3",
         "ismcts:0s",
         "ismcts:1.5",
+        "ismcts:hard:belief=-1",
+        "ismcts:hard:belief=65",
+        "ismcts:hard:belief",
+        "ismcts:hard:belief=1:belief=2",
+        "ismcts:hard:rollout=smart",
+        "ismcts:hard:nope=1",
+        "ismcts:hard:c=x",
+        "ismcts:hard:pool=0",
+        "ismcts:fast:belief=4",
         "external:",
         "external:   ",
         'external:"unclosed',

@@ -7,6 +7,7 @@ game gets sensible defaults and may supply its own.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -272,6 +273,55 @@ def _mostly_best(value: Any) -> Any:
     return move
 
 
+def move_values(state: State[Any]) -> list[tuple[float, Action]]:
+    """Every legal action of a line game with the greedy bot's value of it to the mover, from
+    the mover's own hand: shed heavy tiles, doubles early, leave open ends in suits it still
+    holds (a pass or a draw, when legal, is worth -100)."""
+    actor = state.actor
+    assert actor is not None
+    layout = state.layout
+    assert isinstance(layout, Layout)
+    suits = [0] * 19
+    for t in state.hand(actor):
+        suits[t.hi] += 1
+        if t.lo != t.hi:
+            suits[t.lo] += 1
+    out: list[tuple[float, Action]] = []
+    for a in state.legal_actions():
+        if not isinstance(a, Lead | Attach):
+            value = -100.0
+        else:
+            t = a.tile
+            value = float(t.pips) + (4.0 if t.is_double else 0.0)
+            for o in _open_after(a, layout):
+                mine = suits[o] - (1 if t.has(o) else 0)
+                value += 1.5 * (mine if mine < 2 else 2)
+        out.append((value, a))
+    return out
+
+
+def line_loglik(
+    state: State[Any], action: Action, temperature: float = 4.0, eps: float = 0.1
+) -> float:
+    """The log-probability that the mover plays ``action`` here under a model of it: a softmax
+    of :func:`move_values` at ``temperature``, mixed with a uniform choice (weight ``eps``)."""
+    values = move_values(state)
+    n = len(values)
+    if n <= 1:
+        return 0.0
+    top = max(v for v, _ in values)
+    z = 0.0
+    mine = None
+    for v, a in values:
+        w = math.exp((v - top) / temperature)
+        z += w
+        if a == action:
+            mine = w
+    if mine is None:
+        return 0.0
+    return math.log((1.0 - eps) * mine / z + eps / n)
+
+
 doubles_move = _mostly_best(lambda t: t.pips - (20.0 if t.is_double else 0.0))
 """Doubles rollouts: mostly the heaviest non-double (doubles held back, as good players do)."""
 
@@ -287,7 +337,10 @@ class PlayHints:
     decision; ``rollout``: the search's rollout policy (``None``: uniform random play to the
     end, the rules' fast :meth:`~bonepile.state.State.playout`); ``rollout_depth``: stop
     rollouts after this many actions and score the position by who is ahead (``None``: play to
-    the end); ``candidates``: the actions the search tree considers at a node (``None``: all).
+    the end); ``candidates``: the actions the search tree considers at a node (``None``: all);
+    ``model``: the log-likelihood of an action in a full state under a model of the players,
+    for the search to weigh its sampled worlds by the others' past moves (``None``: no model,
+    every consistent deal weighs the same).
     """
 
     greedy: Callable[[View], Scorer] = line_scorer
@@ -295,9 +348,10 @@ class PlayHints:
     rollout: Rollout | None = None
     rollout_depth: int | None = None
     candidates: Callable[[State[Any]], list[Action]] | None = None
+    model: Callable[[State[Any], Action], float] | None = None
 
 
-LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move)
+LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
 SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)
 DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
 BOARD_HINTS = PlayHints(

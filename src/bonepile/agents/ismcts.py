@@ -30,9 +30,21 @@ from bonepile.games import get_game
 from bonepile.state import State
 from bonepile.view import View
 
-LEVELS: dict[str, int] = {"easy": 15, "medium": 60, "hard": 250}
-"""Iterations per move for each named level. Each beats the one below in the arena; more
-iterations (``ismcts:1000``) gain nothing measurable in the two-player games (see README)."""
+LEVELS: dict[str, int] = {"easy": 15, "medium": 60, "hard": 250, "expert": 1000}
+"""Iterations per move for each named level. Each beats the one below in the arena (see
+docs/strength-notes.md)."""
+
+LEVEL_BELIEF: dict[str, int] = {"expert": 4}
+"""Levels that weigh their sampled worlds by the others' past moves: candidate worlds sampled
+per world kept (see :meth:`ISMCTSAgent._worlds`). Iterations alone stop gaining beyond hard in
+the two-player games; this is what makes expert stronger."""
+
+MAX_BELIEF = 64
+"""The most candidate worlds per kept world (``belief``)."""
+
+ROLLOUTS = ("game", "random")
+"""Rollout policies: the game's own (``hints.rollout``: mostly the heaviest tile in the line
+games), or uniform random play."""
 
 DEFAULT_LEVEL = "hard"
 
@@ -46,6 +58,27 @@ class _Node:
         self.avail = 0
         self.reward = 0.0
         self.seen: dict[int, tuple[State[Any], tuple[Action, ...], tuple[Action, ...]]] = {}
+
+
+def resample(
+    worlds: list[State[Any]], logliks: list[float], size: int, rng: random.Random
+) -> list[State[Any]]:
+    """``size`` of ``worlds`` drawn by systematic resampling with weights ``exp(loglik)``: each
+    world about ``size * weight / total`` times, in their order (one random offset)."""
+    top = max(logliks)
+    weights = [math.exp(x - top) for x in logliks]
+    step = math.fsum(weights) / size
+    u = rng.random() * step
+    out: list[State[Any]] = []
+    acc = 0.0
+    for w, weight in zip(worlds, weights, strict=True):
+        acc += weight
+        while u < acc and len(out) < size:
+            out.append(w)
+            u += step
+    while len(out) < size:  # rounding: the last world fills up
+        out.append(worlds[-1])
+    return out
 
 
 def _any(state: State[Any], rng: random.Random) -> Action:
@@ -80,7 +113,11 @@ def rewards(final: State[Any]) -> list[float]:
 class ISMCTSAgent:
     """Information-set MCTS. ``iterations`` per move (or ``seconds`` per move, if given).
 
-    ``level`` names an iteration budget (:data:`LEVELS`); ``exploration`` is the UCB constant.
+    ``level`` names a budget (:data:`LEVELS`, and :data:`LEVEL_BELIEF`); ``exploration`` is the
+    UCB constant; ``pool`` the sampled worlds a decision (by default the game's); ``belief``
+    weighs the worlds by how likely the others' moves were in each (see :meth:`_worlds`; 0:
+    every consistent deal the same, by default the level's); ``rollout`` is ``"game"`` (the
+    game's rollout policy) or ``"random"`` (uniform random play).
     """
 
     def __init__(
@@ -92,14 +129,26 @@ class ISMCTSAgent:
         seconds: float | None = None,
         exploration: float = 0.7,
         pool: int | None = None,
+        belief: int | None = None,
+        rollout: str = "game",
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
+        if belief is not None and not 0 <= belief <= MAX_BELIEF:
+            raise ValueError(f"belief is 0 to {MAX_BELIEF}, got {belief!r}")
         self.seed = seed
-        self.iterations = iterations or LEVELS[level or DEFAULT_LEVEL]
+        name = level or DEFAULT_LEVEL
+        self.iterations = iterations or LEVELS[name]
         self.seconds = seconds
         self.exploration = exploration
         self.pool = pool
+        if belief is None:
+            by_level = iterations is None and seconds is None
+            belief = LEVEL_BELIEF.get(name, 0) if by_level else 0
+        self.belief = belief
+        self.rollout = rollout
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -152,18 +201,33 @@ class ISMCTSAgent:
     def _worlds(self, view: View, rng: random.Random) -> list[State[Any]]:
         """Up to the pool size of sampled worlds. The sampler keeps what it learns, so the
         first world may take many tries and the others few; if a later one cannot be found,
-        the search goes on with those it has."""
-        size = self.pool or get_game(view.game).hints.pool
+        the search goes on with those it has.
+
+        With ``belief`` k (and a game whose hints have a ``model`` of its players), k times the
+        pool is sampled, each world weighed by the likelihood of the others' past moves under
+        the model with the hands that world gives them, and the pool drawn from those by
+        systematic resampling: a world in which the others' moves were likely counts more (a
+        world may count twice), one in which they were unlikely may drop out. The model sees
+        only the world, never the real deal.
+        """
+        hints = get_game(view.game).hints
+        size = self.pool or hints.pool
         size = min(size, self.iterations)
-        sampler = Sampler(view, max_tries=4000)
+        model = hints.model if self.belief else None
+        factor = self.belief if model is not None else 1
+        sampler = Sampler(view, max_tries=4000, model=model)
         worlds: list[State[Any]] = []
-        for _ in range(size):
+        logliks: list[float] = []
+        for _ in range(size * factor):
             try:
                 worlds.append(sampler.sample(rng))
             except SamplingError:
                 break
+            logliks.append(sampler.loglik)
             sampler.max_tries = 400
-        return worlds
+        if model is None or not worlds:
+            return worlds
+        return resample(worlds, logliks, min(size, len(worlds)), rng)
 
     def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
         """Run the search over the sampled ``worlds``; return the root of the tree.
@@ -176,7 +240,7 @@ class ISMCTSAgent:
         game = worlds[0].game
         hints = game.hints
         depth = hints.rollout_depth
-        policy = hints.rollout
+        policy = hints.rollout if self.rollout == "game" else None
         prune = hints.candidates
         redact = game.hidden_actions
         c = self.exploration

@@ -1,8 +1,12 @@
 """Agents by name, as the command line and the arena write them.
 
 * ``random`` and ``greedy``;
-* ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard``,
-  ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move);
+* ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard`` /
+  ``expert``, ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move), each
+  optionally followed by search options: ``:belief=N`` (weigh the sampled worlds by the
+  others' moves, N candidates a world; 0 is the uniform sampler), ``:rollout=game|random``,
+  ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant); e.g.
+  ``ismcts:expert:belief=0`` is expert's budget without the weighting;
 * ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
   extra: numpy, no torch);
 * ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md); its
@@ -15,14 +19,18 @@ import importlib
 import math
 import re
 import shlex
+from typing import Any
 
 from bonepile.agents.base import Agent, RandomAgent
 from bonepile.agents.greedy import GreedyAgent
-from bonepile.agents.ismcts import LEVELS, ISMCTSAgent
+from bonepile.agents.ismcts import LEVELS, MAX_BELIEF, ROLLOUTS, ISMCTSAgent
 from bonepile.errors import OptionError, quoted, shown
 
 NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
+
+_NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
+_KNOBS = ("belief", "rollout", "pool", "c")
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
 
@@ -60,16 +68,18 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
     if kind == "greedy" and not arg:
         return GreedyAgent(seed)
     if kind == "ismcts":
+        arg, *extra = arg.split(":") if arg else [""]
+        knobs = _knobs(extra)
         if not arg:
-            return ISMCTSAgent(seed)
+            return ISMCTSAgent(seed, **knobs)
         if arg in LEVELS:
-            return ISMCTSAgent(seed, level=arg)
+            return ISMCTSAgent(seed, level=arg, **knobs)
         # (the length first: no int() of a huge number)
         if arg.isascii() and arg.isdigit() and len(arg) <= 10 and 0 < int(arg) <= MAX_ITERATIONS:
-            return ISMCTSAgent(seed, iterations=int(arg))
+            return ISMCTSAgent(seed, iterations=int(arg), **knobs)
         m = _SECONDS.match(arg)
         if m and 0 < float(m.group(1)) <= MAX_SECONDS:
-            return ISMCTSAgent(seed, seconds=float(m.group(1)))
+            return ISMCTSAgent(seed, seconds=float(m.group(1)), **knobs)
         raise OptionError(
             f"ismcts takes a level ({', '.join(LEVELS)}), iterations (ismcts:500, at most "
             f"{MAX_ITERATIONS:,}) or seconds (ismcts:2s, at most {MAX_SECONDS:g}), "
@@ -114,6 +124,40 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         f"unknown agent {quoted(spec)} "
         "(agents: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, external:COMMAND)"
     )
+
+
+def _knobs(extra: list[str]) -> dict[str, Any]:
+    """The search options after the budget (``ismcts:hard:belief=0:rollout=random``)."""
+    out: dict[str, Any] = {}
+    for item in extra:
+        key, eq, value = item.partition("=")
+        if not eq or key in out or key not in _KNOBS:
+            raise OptionError(
+                f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
+                f"({', '.join(ROLLOUTS)}), pool=N and c=X, each once, got {quoted(item)}"
+            )
+        if key == "rollout":
+            if value not in ROLLOUTS:
+                raise OptionError(
+                    f"ismcts rollout is one of {', '.join(ROLLOUTS)}, got {quoted(value)}"
+                )
+            out[key] = value
+        elif key == "c":
+            x = float(value) if _NUMBER.match(value) else -1.0
+            if not 0 <= x <= 100:
+                raise OptionError(f"ismcts c is a number from 0 to 100, got {quoted(value)}")
+            out["exploration"] = x
+        else:
+            top = MAX_BELIEF if key == "belief" else 100_000
+            low = 0 if key == "belief" else 1
+            if not (value.isascii() and value.isdigit() and len(value) <= 6) or not (
+                low <= int(value) <= top
+            ):
+                raise OptionError(
+                    f"ismcts {key} is a whole number from {low} to {top}, got {quoted(value)}"
+                )
+            out[key] = int(value)
+    return out
 
 
 def agent_name(spec: str) -> str:

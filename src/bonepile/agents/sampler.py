@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +82,18 @@ class Sampler:
     decision. ``sample(rng)`` returns a :class:`State` at the viewed position.
     """
 
-    def __init__(self, view: View, max_tries: int = 400) -> None:
+    def __init__(
+        self,
+        view: View,
+        max_tries: int = 400,
+        model: Callable[[State[Any], Action], float] | None = None,
+    ) -> None:
         self.view = view
+        self.model = model
+        self.loglik = 0.0
+        """The log-likelihood of the others' moves in the last sampled world under ``model``
+        (``model(state, action)``: the log-probability that the actor of ``state``, a full
+        position of a candidate world, plays ``action``; 0 without a model)."""
         self.game: Game[Any] = get_game(view.game)
         self.max_tries = max_tries
         self.forbidden: list[list[tuple[float, frozenset[Tile]]]] = [
@@ -407,10 +418,15 @@ class Sampler:
                 )
         except BonepileError:
             return None
+        model = self.model
+        viewer = v.seat
+        loglik = 0.0
         for t, turn in enumerate(v.history):
             action = turn.action
             if isinstance(action, Discard) and action.tile is None:
                 action = Discard(discard_tile[t])
+            if model is not None and turn.seat != viewer and state.actor == turn.seat:
+                loglik += model(state, action)
             if state.actor != turn.seat:
                 if t > 0 and state.actor == v.history[t - 1].seat:
                     # the candidate's mover may go on (a double chain); the real one could not
@@ -428,6 +444,7 @@ class Sampler:
             or (v.seat is not None and state.hand(v.seat) != v.hand)
         ):
             return None
+        self.loglik = loglik
         return state
 
     def _learn(self, state: State[Any], action: Action, t: int) -> None:
