@@ -248,8 +248,17 @@ class EndsNode:
         return r
 
     def placements(self, hand: int) -> tuple[Action, ...]:
-        """The attaches of tiles in ``hand`` to these ends (see :func:`_placements`)."""
+        """The attaches of tiles in ``hand`` to these ends (see :func:`_placements`).
+
+        Two ends (every block and draw position without a spinner) take two lookups of the
+        attach sets, kept per end; only the others are memoized per hand here: keeping a tuple
+        for every hand two ends ever met grew the caches without end, and the garbage collector
+        paid for it at every step."""
         m = hand & self.mask
+        if not m:
+            return ()
+        if len(self.pairs) == 2:
+            return _placements(m, self.pairs)
         acts = self._legal.get(m)
         if acts is None:
             acts = self._legal[m] = _placements(m, self.pairs) if m else ()
