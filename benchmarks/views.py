@@ -17,15 +17,11 @@ object on stdout.
 Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]
 [--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
-Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu``, two runs on a shared
-2-core machine, each against the code before this round in the same conditions), simulate /
-playout: block 0.70 and 0.73 (0.57 and 0.62 before), draw 0.61 and 0.56 (0.45, 0.43), Super
-Dominoes 0.65 and 0.65 (0.55, 0.54), Doubles 0.70 and 0.71 (0.61, 0.62), Double Double
-Dominoes 0.89 and 0.90 (0.83, 0.87). The pure build (``.venv/bin/python``, one run): 0.47,
-0.32, 0.45, 0.50 and 0.81, as before. What is left, compiled: the view's copies (its layout,
-facts and hand sizes, about a third of a draw game's cost over the playout), the history's
-cells and the split of each draw, the agents' calls, and one seeded ``random.Random`` per seat
-and hand (about 3 µs each).
+Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu``, one run on the shared
+2-core machine), simulate / playout: block 0.65, draw 0.58, Super Dominoes 0.59, Doubles 0.70,
+Double Double Dominoes 0.65; simulate / apply 0.71 to 1.04. ``simulate`` got faster in every
+game, the playouts faster still; what ``simulate`` adds a move (the view, the history, the
+agent's call, a seeded generator per seat and hand) is accounted for in the README.
 """
 
 from __future__ import annotations
