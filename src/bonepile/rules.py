@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bonepile.actions import DRAW, PASS, Action
+from bonepile.actions import DRAW, PASS, Action, Attach
 from bonepile.masks import bits, mask_pips
 from bonepile.tiles import TILES
 
@@ -17,6 +17,21 @@ DRAW_ONLY: tuple[Action, ...] = (DRAW,)
 """The legal actions of a player who must draw."""
 PASS_ONLY: tuple[Action, ...] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
+
+
+_ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+
+
+def attach_set(u: int, m: int) -> tuple[Action, ...]:
+    """The attaches of the tiles in mask ``m`` to the open end on layout tile ``u``, tiles
+    ascending (cached: a game meets the same few again and again)."""
+    key = (m << 8) | u
+    acts = _ATTACH_SETS.get(key)
+    if acts is None:
+        if len(_ATTACH_SETS) > 500_000:
+            _ATTACH_SETS.clear()
+        acts = _ATTACH_SETS[key] = tuple([Attach(TILES[t], TILES[u]) for t in bits(m)])
+    return acts
 
 
 def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:

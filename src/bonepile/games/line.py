@@ -23,7 +23,7 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.masks import bits, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
-from bonepile.rules import blocked_winner, draw_or_pass, points
+from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
 from bonepile.state import State
 from bonepile.tiles import SUIT_MASK, TILES, Tile
 
@@ -500,7 +500,6 @@ class LineState(State[LineOptions]):
         return (tuple(sorted(node.pairs)), node.spinner_used, self._drawn)
 
 
-_ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
 _LEADS: dict[int, tuple[Action, ...]] = {}
 """The leads of a hand, by its mask."""
 _FACTS: dict[int, LineFacts] = {}
@@ -515,11 +514,11 @@ def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
     if len(ends) == 2:
         (u1, v1), (u2, v2) = ends
         m = hand & SUIT_MASK[v1]
-        acts = _attach_set(u1, m) if m else ()
+        acts = attach_set(u1, m) if m else ()
         if u1 != u2 or v1 != v2:
             m = hand & SUIT_MASK[v2]
             if m:
-                acts = acts + _attach_set(u2, m) if acts else _attach_set(u2, m)
+                acts = acts + attach_set(u2, m) if acts else attach_set(u2, m)
         return acts
     acts = ()
     for i, (u, v) in enumerate(ends):
@@ -527,7 +526,7 @@ def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
             continue
         m = hand & SUIT_MASK[v]
         if m:
-            acts = acts + _attach_set(u, m)
+            acts = acts + attach_set(u, m)
     return acts
 
 
@@ -559,17 +558,6 @@ def _ends_mask(ends: Ends) -> int:
     for _, v in ends:
         em |= SUIT_MASK[v]
     return em
-
-
-def _attach_set(u: int, m: int) -> tuple[Action, ...]:
-    """The attaches of the tiles in mask ``m`` on layout tile ``u`` (cached: they repeat)."""
-    key = (m << 8) | u
-    acts = _ATTACH_SETS.get(key)
-    if acts is None:
-        if len(_ATTACH_SETS) > 500_000:
-            _ATTACH_SETS.clear()
-        acts = _ATTACH_SETS[key] = tuple(Attach(TILES[t], TILES[u]) for t in bits(m))
-    return acts
 
 
 BLOCK = LineGame(

@@ -36,7 +36,7 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.masks import bits, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
-from bonepile.rules import points
+from bonepile.rules import attach_set, points
 from bonepile.state import State
 from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
 
@@ -449,9 +449,8 @@ class SuperState(State[SuperDominoesOptions]):
             m = hand & SUIT_MASK[v]
             if v == 13 and wild:
                 m |= hand & DOUBLE_MASK
-            for t in bits(m):
-                a = Attach._cache.get((t << 8) | u)
-                acts.append(a if a is not None else Attach(TILES[t], TILES[u]))
+            if m:
+                acts.extend(attach_set(u, m))
         return acts
 
     def _compute_legal(self) -> tuple[Action, ...]:
