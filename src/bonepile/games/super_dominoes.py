@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead, Pass
 from bonepile.events import (
@@ -771,8 +771,11 @@ class SuperState(State[SuperDominoesOptions]):
         )
 
 
-class Play(NamedTuple):
-    """One tile just played, as the effects see it."""
+class Play:
+    """One tile just played, as the effects see it (a plain class: a compiled one reads its
+    fields natively, which matters at every play)."""
+
+    __slots__ = ("at", "fires", "seat", "t", "tile")
 
     seat: int
     tile: Tile
@@ -782,6 +785,13 @@ class Play(NamedTuple):
     """The index of the layout tile it was attached to."""
     fires: frozenset[int]
     """The values whose effects fire: the open end left, or both halves (``tile_contains``)."""
+
+    def __init__(self, seat: int, tile: Tile, t: int, at: int, fires: frozenset[int]) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.t = t
+        self.at = at
+        self.fires = fires
 
 
 Effect = Callable[[SuperState, Play, list[Event] | None], None]
