@@ -1,0 +1,54 @@
+"""The compiled mask helpers agree with their plain definitions."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bonepile.games.line import _highest_lead
+from bonepile.masks import bits, count, deal_masks, mask_pips, shuffled
+from bonepile.rules import attach_set
+from bonepile.tiles import TILES
+
+masks = st.integers(min_value=0, max_value=(1 << 190) - 1)
+
+
+@given(masks)
+def test_bits_count_and_pips_of_any_mask(mask: int) -> None:
+    indices = [i for i in range(190) if mask >> i & 1]
+    assert list(bits(mask)) == indices
+    assert count(mask) == len(indices) == mask.bit_count()
+    assert mask_pips(mask) == sum(TILES[i].pips for i in indices)
+
+
+@given(st.integers(min_value=1, max_value=190), st.integers(min_value=0, max_value=2**32))
+def test_shuffled_is_a_permutation(n: int, seed: int) -> None:
+    order = shuffled(n, random.Random(seed))
+    assert sorted(order) == list(range(n))
+    assert order == shuffled(n, random.Random(seed))
+
+
+@given(st.permutations(list(range(28))), st.integers(min_value=2, max_value=4))
+def test_deal_is_round_robin_from_seat_zero(order: list[int], players: int) -> None:
+    hands = deal_masks(order, players, 7 if players < 4 else 5)
+    per = 7 if players < 4 else 5
+    for seat in range(players):
+        assert set(bits(hands[seat])) == set(order[seat : players * per : players])
+
+
+@given(st.lists(st.integers(min_value=0, max_value=(1 << 28) - 1), min_size=2, max_size=4))
+def test_first_lead_is_the_highest_double_else_the_heaviest_tile(hands: list[int]) -> None:
+    if not any(hands):
+        return
+    held = [(seat, t) for seat, h in enumerate(hands) for t in bits(h)]
+    seat, t = max(held, key=lambda st: (TILES[st[1]].is_double, TILES[st[1]].pips, TILES[st[1]].hi))
+    assert _highest_lead(hands) == (seat, t)
+
+
+@given(st.integers(min_value=0, max_value=27), st.integers(min_value=0, max_value=(1 << 28) - 1))
+def test_attach_set_names_each_tile_of_the_mask_on_the_anchor(u: int, m: int) -> None:
+    acts = attach_set(u, m)
+    assert [a.tile.index for a in acts] == list(bits(m))  # type: ignore[attr-defined]
+    assert all(a.at is TILES[u] for a in acts)  # type: ignore[attr-defined]
