@@ -131,7 +131,12 @@ def _play(
                 break
             assert reply["type"] == "state", reply
             newer = reply
-        msg = newer if newer and newer["view"]["legal"] else _my_turn(ws)
+        # the state the move made may already be this seat's next turn, or the hand's end (a
+        # move that ends the hand is answered by the final state before the ack)
+        if newer and (newer["view"]["legal"] or newer["status"] != "playing"):
+            msg = newer
+        else:
+            msg = _my_turn(ws)
     return msg
 
 
