@@ -1,12 +1,13 @@
 """What a view costs: ``bonepile simulate``'s random players against the engine's raw playouts.
 
-Three ways to play the same seeded hands with uniformly random moves, side by side in one
-process, round-robin in ``--rounds`` slices so that a change in machine load hits all alike:
+Three ways to play the same seeded hands with the same uniformly random moves (random agents
+choose by the playout's rule from one generator), side by side in one process, round-robin in
+``--rounds`` slices so that a change in machine load hits all alike:
 
 * ``playout``: ``State.playout(rng)``, the engine alone (the fast path of rollouts);
 * ``apply``: ``legal_actions`` + ``apply``, a new state per move, no view built;
-* ``simulate``: what ``bonepile simulate`` does, ``play_hand`` with one ``RandomAgent`` per seat,
-  each handed ``view(state, seat)`` before it acts.
+* ``simulate``: what ``bonepile simulate`` does, ``play_hand`` with one ``RandomAgent`` per seat
+  (sharing the hand's generator), each handed ``view(state, seat)`` before it acts.
 
 For each game at its usual player count it prints actions per second for each way and the
 ratios ``simulate / playout`` (the target is 0.7: views should cost little next to the rules)
@@ -17,11 +18,11 @@ object on stdout.
 Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]
 [--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
-Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu``, one run on the shared
-2-core machine), simulate / playout: block 0.65, draw 0.58, Super Dominoes 0.59, Doubles 0.70,
-Double Double Dominoes 0.65; simulate / apply 0.71 to 1.04. ``simulate`` got faster in every
-game, the playouts faster still; what ``simulate`` adds a move (the view, the history, the
-agent's call, a seeded generator per seat and hand) is accounted for in the README.
+Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu --seconds 10 --rounds 20``,
+one run on the shared 2-core machine), simulate / playout: block 0.75, draw 0.65, Super Dominoes
+0.73, Doubles 0.79, Double Double Dominoes 0.81; simulate / apply 0.82 to 1.27. Draw, whose
+playout is the cheapest move of all, is the one game under 0.7; the README accounts for what
+``simulate`` adds a move.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def _ways(game: str, players: int) -> dict[str, Callable[[int], int]]:
 
     def simulate(seed: int) -> int:
         s = g.new(players, seed=seed)
-        agents = [RandomAgent(seed * 8 + k) for k in range(players)]
+        rng = random.Random(seed)  # as bonepile simulate: one generator for the hand
+        agents = [RandomAgent(rng=rng) for _ in range(players)]
         return play_hand(s, agents).ply
 
     return {"playout": playout, "apply": apply, "simulate": simulate}
@@ -81,9 +83,10 @@ def run(
     for name in names:
         game, players = GAMES[name]
         ways = _ways(game, players)
-        for f in ways.values():  # warm the lazy caches
-            for seed in range(20):
-                f(seed)
+        for seed in range(20):  # warm the lazy caches, and check the ways play the same hands
+            plies = {way: f(seed) for way, f in ways.items()}
+            if len(set(plies.values())) != 1:
+                raise SystemExit(f"{name}: the ways played different hands (seed {seed}): {plies}")
         rates: dict[str, list[float]] = {w: [] for w in ways}
         seed = 1000
         for _ in range(rounds):

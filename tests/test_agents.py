@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+import bonepile
 from bonepile.actions import Action, Attach, Discard, Lead, Place
 from bonepile.agents import RandomAgent, play_hand
 from bonepile.agents.external import PROTOCOL, AgentForfeit, ExternalAgent
@@ -36,7 +37,7 @@ from bonepile.agents.ismcts import LEVELS, ISMCTSAgent, resample
 from bonepile.agents.registry import make_agent
 from bonepile.agents.sampler import Sampler, determinize
 from bonepile.errors import OptionError
-from bonepile.events import Drew
+from bonepile.events import Discarded, Drew
 from bonepile.games import get_game
 from bonepile.grid import Board, BoardLayout, load_board
 from bonepile.heuristics import line_loglik, move_values
@@ -504,9 +505,8 @@ def test_a_belief_search_is_reproducible(game: str) -> None:
     assert make_agent("ismcts:80:belief=4", seed=3).act(view(state, state.actor)) == first
 
 
-def test_the_random_agent_chooses_as_random_choice() -> None:
-    """RandomAgent picks what ``rng.choice(view.legal)`` picks, draw for draw, however many
-    actions are legal (its fast path draws the same bits)."""
+def test_the_random_agent_chooses_as_the_playout_rule() -> None:
+    """RandomAgent picks ``legal[int(rng.random() * len(legal))]``, draw for draw."""
     for game in GAMES:
         players = get_game(game).default_players
         for seed in (1, 2, 3):
@@ -515,8 +515,36 @@ def test_the_random_agent_chooses_as_random_choice() -> None:
             for state in states[:-1]:
                 assert state.actor is not None
                 v = view(state, state.actor)
-                assert agent.act(v) is rng.choice(v.legal)
+                assert agent.act(v) is v.legal[int(rng.random() * len(v.legal))]
             assert agent.rng.getstate() == rng.getstate()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_agents_sharing_a_generator_play_the_hand_playout_plays(game: str) -> None:
+    """Random agents drawing from one ``Random(s)`` make the moves ``playout(Random(s))``
+    makes (what ``bonepile simulate`` plays is what the engine's rollouts play), also when
+    every step is watched."""
+    g = get_game(game)
+    for seed in range(8):
+        players = g.default_players
+        dealt = new_hand(game, players, seed)
+        out = dealt.playout(random.Random(seed))
+        rng = random.Random(seed)
+        played = play_hand(dealt, [RandomAgent(rng=rng) for _ in range(players)])
+        assert played.moves == out.moves
+        assert played.result == out.result
+        rng = random.Random(seed)
+        watched = play_hand(
+            dealt, [RandomAgent(rng=rng) for _ in range(players)], on_step=lambda *a: None
+        )
+        assert watched.moves == out.moves
+
+
+def test_a_random_agent_refuses_a_view_without_a_move() -> None:
+    state = new_hand("block", 2, 1)
+    assert state.actor is not None
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomAgent(1).act(view(state, 1 - state.actor))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -557,6 +585,51 @@ def test_a_hand_played_in_place_is_the_hand_played_by_steps(game: str) -> None:
         for seat in [None, *range(players)]:
             assert view(in_place, seat) == view(stepped, seat)
             assert view(in_place, seat).to_json() == view(stepped, seat).to_json()
+
+
+def redacted_replay(state: State, seat: int | None) -> list[tuple[int, Action, tuple[Any, ...]]]:
+    """The definition of what ``seat`` saw: every turn of the full history with the action
+    hidden unless ``seat`` took it, and every event as ``redact(seat)`` shows it."""
+    return [
+        (who, action if who == seat else action.redacted(), tuple(e.redact(seat) for e in events))
+        for who, action, events in state.replay()
+    ]
+
+
+@pytest.mark.parametrize("case", OPTION_SETS, ids=case_id)
+def test_every_seats_history_is_the_redacted_replay(case: tuple[str, int, dict[str, Any]]) -> None:
+    """A view's history is the full history redacted for its seat, whichever way the hand was
+    played: by steps (kept as it goes), by ``apply`` (worked out later) or in place."""
+    game, players, options = case
+    for seed in (3, 4):
+        dealt = new_hand(game, players, seed, options)
+        stepped = [dealt]
+        rng = random.Random(seed)
+        while stepped[-1].actor is not None:
+            legal = stepped[-1].legal_actions()
+            stepped.append(stepped[-1].step(legal[int(rng.random() * len(legal))])[0])
+        applied = random_line(dealt, random.Random(seed))
+        in_place = play_hand(dealt, [RandomAgent(seed + s) for s in range(players)])
+        for state in [*some_points(stepped, 6), stepped[-1], *some_points(applied, 6), in_place]:
+            for seat in [None, *range(players)]:
+                got = [(t.seat, t.action, t.events) for t in view(state, seat).history]
+                assert got == redacted_replay(state, seat), (game, seed, state.ply, seat)
+
+
+@pytest.mark.skipif(bonepile.COMPILED, reason="compiled event classes cannot be patched")
+@pytest.mark.parametrize(
+    "case",
+    [c for c in OPTION_SETS if c[0] in ("draw", "super_dominoes", "double_double")],
+    ids=case_id,
+)
+def test_seat_histories_are_the_same_when_events_do_not_name_their_viewer(
+    case: tuple[str, int, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history's shortcut for draws and discards (their one viewer) changes nothing: with
+    it turned off, every seat is asked how it sees each event, and the views are the same."""
+    monkeypatch.setattr(Drew, "sole_viewer", lambda self: None)
+    monkeypatch.setattr(Discarded, "sole_viewer", lambda self: None)
+    test_every_seats_history_is_the_redacted_replay(case)
 
 
 class Checked:

@@ -157,11 +157,13 @@ def test_ray_gives_the_same_games_as_one_process() -> None:
 
 # ------------------------------------------------------------------------------ statistics
 def test_statistics_of_greedy_against_random() -> None:
-    result = run_arena("block", ["greedy", "random"], 120, seed=1, workers=1)
+    """Greedy beats random at block by about 0.6: 400 deals tell that apart from even (120
+    did only for some seeds)."""
+    result = run_arena("block", ["greedy", "random"], 400, seed=1, workers=1)
     greedy, rnd = result.stats
     assert (greedy.name, rnd.name) == ("greedy", "random")
-    assert greedy.games == rnd.games == 240 == len(result.outcomes)
-    assert result.deals == 120
+    assert greedy.games == rnd.games == 800 == len(result.outcomes)
+    assert result.deals == 400
     assert greedy.significant == "better"
     assert rnd.significant == "worse"
     assert abs(greedy.share + rnd.share - 1.0) < 1e-9
@@ -176,7 +178,7 @@ def test_statistics_of_greedy_against_random() -> None:
         assert abs(o.share(0) + o.share(1) - 1.0) < 1e-9
     # the interval is over deals: one number per deal, the mean of its two seatings
     per_deal = [
-        statistics.mean(o.share(0) for o in result.outcomes if o.deal == d) for d in range(120)
+        statistics.mean(o.share(0) for o in result.outcomes if o.deal == d) for d in range(400)
     ]
     mean = statistics.mean(per_deal)
     half = 1.98 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
@@ -186,7 +188,7 @@ def test_statistics_of_greedy_against_random() -> None:
     assert greedy.rating is not None and rnd.rating is not None
     assert greedy.rating > rnd.rating
     p = sum(o.share(0) for o in result.outcomes) / len(result.outcomes)
-    expected = 400 * math.log10((240 * p + 0.5) / (240 * (1 - p) + 0.5))
+    expected = 400 * math.log10((800 * p + 0.5) / (800 * (1 - p) + 0.5))
     assert abs((greedy.rating - rnd.rating) - expected) < 0.5
     assert abs((greedy.rating + rnd.rating) / 2 - 1500) < 1e-6
     shuffled = list(reversed(result.outcomes))
@@ -197,7 +199,7 @@ def test_statistics_of_greedy_against_random() -> None:
     ]  # fmt: skip
     data = result.to_json()
     assert [r["verdict"] for r in data["results"]] == ["better", "worse"]
-    assert data["games"] == 240 and data["deals"] == 120 and data["forfeits"] == []
+    assert data["games"] == 800 and data["deals"] == 400 and data["forfeits"] == []
 
 
 def test_even_shares_with_more_seats_than_agents() -> None:

@@ -498,9 +498,15 @@ def test_a_bot_cannot_find_the_run_seed_among_small_seeds(tmp_path: Path) -> Non
         subprocess.Popen([str(BONEPILE), *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for c in commands
     ]
+    outputs = []
     for p in runs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0 and b"Traceback" not in err, (out, err)
+        # a bot that forfeits (too slow to start on a loaded machine, say) never reports
+        assert b"forfeits: " not in out, out.decode(errors="replace")[-2000:]
+        outputs.append(out.decode(errors="replace")[-2000:])
+    found = [path.read_text().splitlines() if path.exists() else [] for path in (arena, watch)]
+    assert [len(f) for f in found] == [2, 1], (found, outputs)  # one report a hand
     for r in reports(arena, 2) + reports(watch, 1):
         assert not r["found"], f"the bot found the run seed: {r}"
         assert r["tried"] > 10_000

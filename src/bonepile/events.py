@@ -16,7 +16,7 @@ zero-based ``[row, col]`` pair, ``result`` a :class:`~bonepile.result.Result` ob
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from bonepile.errors import BonepileError, WireError, shown
 from bonepile.grid import format_cell
@@ -88,6 +88,12 @@ class Event:
         hides nothing from ``seat``, and a seat never sees less than a spectator (the history
         a step keeps relies on both)."""
         return self
+
+    def sole_viewer(self) -> int | None:
+        """The one seat that sees this event whole when every other seat and a spectator see
+        ``redact(None)`` of it, or ``None`` if the class does not say (the history then asks
+        :meth:`redact` seat by seat: this only saves that work)."""
+        return None
 
     def describe(self) -> str:
         """One line of English for logs and ``bonepile watch``."""
@@ -217,7 +223,7 @@ def _same(value: Any) -> Any:
     return value
 
 
-_DECODE: dict[str, Callable[[Any], Any]] = {
+_DECODE: Final[dict[str, Callable[[Any], Any]]] = {
     "int": _int,
     "bool": _bool,
     "str": _str,
@@ -228,7 +234,7 @@ _DECODE: dict[str, Callable[[Any], Any]] = {
     "result": _result,
 }
 
-_ENCODE: dict[str, Callable[[Any], Any]] = {
+_ENCODE: Final[dict[str, Callable[[Any], Any]]] = {
     "int": _same,
     "bool": _same,
     "str": _same,
@@ -305,22 +311,19 @@ class Drew(Event):
     "fifteen"}``, ``"tiles": null`` when redacted.
     """
 
-    __slots__ = ("_hidden", "cause", "count", "seat", "tiles")
+    __slots__ = ("cause", "count", "seat", "tiles")
     TYPE = "drew"
     FIELDS = (("seat", "int"), ("count", "int"), ("tiles", "tiles?"), ("cause", "str"))
     seat: int
     count: int
     tiles: tuple[Tile, ...] | None
     cause: str
-    _hidden: Drew | None
-    """What the other seats see, once asked for (not a field: a cache)."""
 
     def __init__(self, seat: int, count: int, tiles: tuple[Tile, ...] | None, cause: str) -> None:
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "cause", cause)
-        object.__setattr__(self, "_hidden", None)
 
     def _check(self) -> None:
         super()._check()
@@ -333,16 +336,20 @@ class Drew(Event):
     def redact(self, seat: int | None) -> Event:
         if (seat is not None and seat == self.seat) or self.tiles is None:
             return self
-        hidden = self._hidden
-        if hidden is None:  # one shared value: a history keeps it once for every seat
-            key = (self.seat, self.count, self.cause)
-            hidden = _HIDDEN_DREW.get(key)
-            if hidden is None:
-                if len(_HIDDEN_DREW) > 10_000:
-                    _HIDDEN_DREW.clear()
-                hidden = _HIDDEN_DREW[key] = Drew(self.seat, self.count, None, self.cause)
-            object.__setattr__(self, "_hidden", hidden)
+        # one shared value: a history keeps it once for every seat
+        by_cause = _HIDDEN_DREW.get(self.cause)
+        if by_cause is None:
+            by_cause = _HIDDEN_DREW[self.cause] = {}
+        key = self.seat << 16 | self.count
+        hidden = by_cause.get(key)
+        if hidden is None:
+            if len(by_cause) > 10_000:
+                by_cause.clear()
+            hidden = by_cause[key] = Drew(self.seat, self.count, None, self.cause)
         return hidden
+
+    def sole_viewer(self) -> int | None:
+        return self.seat
 
     def describe(self) -> str:
         what = f"{self.count} tile{'s' if self.count != 1 else ''}"
@@ -580,6 +587,9 @@ class Discarded(Event):
             hidden = _HIDDEN_DISCARD[self.seat] = Discarded(self.seat, None)
         return hidden
 
+    def sole_viewer(self) -> int | None:
+        return self.seat
+
     def describe(self) -> str:
         what = "a tile" if self.tile is None else str(self.tile)
         return f"P{self.seat} discards {what} into the pit"
@@ -648,10 +658,10 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 )
 """Every event class, for dispatch (:meth:`Event.from_json`) and schema generation."""
 
-_HIDDEN_DREW: dict[tuple[int, int, str], Drew] = {}
+_HIDDEN_DREW: Final[dict[str, dict[int, Drew]]] = {}
 """Redacted draws by seat, count and cause (values, so one instance serves every view)."""
 
-_HIDDEN_DISCARD: dict[int, Discarded] = {}
+_HIDDEN_DISCARD: Final[dict[int, Discarded]] = {}
 """Redacted discards by seat."""
 
-_BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
+_BY_TYPE: Final[dict[str, type[Event]]] = {cls.TYPE: cls for cls in EVENT_TYPES}

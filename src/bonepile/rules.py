@@ -8,6 +8,7 @@ game states its own rules by calling them, and a new game can use them too. Endi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bonepile.actions import DRAW, PASS, Action, Attach
 from bonepile.masks import bits, mask_pips
@@ -19,7 +20,7 @@ PASS_ONLY: tuple[Action, ...] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
 
 
-_ATTACH_SETS: dict[int, tuple[Action, ...]] = {}
+_ATTACH_SETS: Final[dict[int, tuple[Action, ...]]] = {}
 
 
 def attach_set(u: int, m: int) -> tuple[Action, ...]:

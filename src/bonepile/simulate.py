@@ -1,13 +1,15 @@
 """Seeded simulations between random players, in one process or several.
 
 Game ``i`` of a run with seed ``S`` (a hand, or with ``matches=True`` a whole match) is dealt
-from ``derive_seed(S, i)`` and its players are seeded from that, so a game is the same whichever
-worker plays it and in whatever order.
+from ``derive_seed(S, i)`` and its players are seeded from that (a hand's random players share
+one generator: seeding one costs as much as a short hand's moves), so a game is the same
+whichever worker plays it and in whatever order.
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
 from collections import Counter
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -183,7 +185,8 @@ def _play_one(
     g = get_game(game)
     hand_seed = derive_seed(seed, index)
     state = g.new(players, options=options, seed=hand_seed, board=board)
-    agents = [RandomAgent(derive_seed(hand_seed, s)) for s in range(players)]
+    rng = random.Random(derive_seed(hand_seed, 0))  # one generator for every random seat
+    agents = [RandomAgent(rng=rng) for _ in range(players)]
     final = play_hand(state, agents)
     if records is not None:
         save_record(

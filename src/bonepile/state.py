@@ -18,7 +18,7 @@ from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event, HandEnded
 from bonepile.layout import unroll
-from bonepile.masks import mask_pips
+from bonepile.masks import count, mask_pips
 from bonepile.result import Result
 from bonepile.tiles import TILES, Tile, tiles_of
 
@@ -337,7 +337,7 @@ class State(Generic[OptionsT]):
         ply = s._ply
         while s._actor is not None:
             legal = s._compute_legal()
-            action = legal[int(rand() * len(legal))]
+            action = legal[int(rand() * float(len(legal)))]  # a native float product
             moves = (moves, action)
             ply += 1
             s._do(action, None)
@@ -413,6 +413,13 @@ class State(Generic[OptionsT]):
     def hand_size(self, seat: int) -> int:
         """How many tiles ``seat`` holds."""
         return self._hands[seat].bit_count()
+
+    def _hand_sizes(self) -> tuple[int, ...]:
+        """Every seat's hand size, as a view shows them."""
+        hands = self._hands
+        if len(hands) == 2:  # the most played count, without a list in between
+            return (count(hands[0]), count(hands[1]))
+        return tuple([count(h) for h in hands])
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -549,6 +556,33 @@ class State(Generic[OptionsT]):
         :attr:`~bonepile.games.Game.Facts` class (see :mod:`bonepile.facts`)."""
         raise NotImplementedError
 
+    # ----------------------------------------------------------------- what a view builds late
+    def _layout_key(self) -> Any:
+        """Public values from which :meth:`_layout_of` builds this position's layout: a view
+        keeps them, and builds the layout only if it is read (most agents never read it).
+
+        They must say nothing a spectator could not see, and must not change when this state
+        changes in place (persistent lists, tuples). The default is the layout itself; a game
+        whose layout costs more than its parts overrides both."""
+        return self.layout
+
+    @staticmethod
+    def _layout_of(key: Any) -> Layout | BoardLayout:
+        """The layout from :meth:`_layout_key`'s values."""
+        layout: Layout | BoardLayout = key
+        return layout
+
+    def _facts_key(self) -> Any:
+        """Public values from which :meth:`_facts_of` builds this position's public facts, as
+        :meth:`_layout_key` for the layout (the default: the facts themselves)."""
+        return self.facts
+
+    @staticmethod
+    def _facts_of(key: Any) -> PublicFacts:
+        """The public facts from :meth:`_facts_key`'s values."""
+        facts: PublicFacts = key
+        return facts
+
     def summary(self) -> dict[str, Any]:
         """The position summary of FORMATS.md section 4 (the full position)."""
         out: dict[str, Any] = {
@@ -641,9 +675,20 @@ def _hides(action: Action, events: tuple[Event, ...]) -> bool:
     """True when the turn may show some seat less than it shows its actor: its action or one
     of its events is of a class that redacts (a turn that hides nothing after all is split
     into equal forms, which is only slower)."""
-    if _kind_hides(type(action)):
+    kind = type(action)
+    hides = _HIDING.get(kind)
+    if hides is None:
+        hides = _kind_hides(kind)
+    if hides:
         return True
-    return any(_kind_hides(type(e)) for e in events)
+    for e in events:
+        ekind = type(e)
+        hides = _HIDING.get(ekind)
+        if hides is None:
+            hides = _kind_hides(ekind)
+        if hides:
+            return True
+    return False
 
 
 def _split(
@@ -659,7 +704,51 @@ def _split(
     who, action, events = item
     shown = action.redacted() if _kind_hides(type(action)) else action
     seen = tuple([e.redact(None) for e in events])
+    # The usual cases: each event that hides something names the one seat that sees it (a
+    # draw, a discard, the others' draws after a 15). Then only those seats, and the actor of
+    # a hidden action, saw more.
+    viewer = -2  # the one seat that sees the hidden events (-2: none yet, -1: several)
+    viewers: list[int] | None = None  # every such seat, once there are several
+    for i in range(len(events)):
+        e = events[i]
+        if seen[i] is not e:
+            v = e.sole_viewer()
+            if v is None:
+                viewer = -3  # not told: ask every seat below
+                viewers = None
+                break
+            if viewer == -2:
+                viewer = v
+            elif v != viewer:
+                if viewers is None:
+                    viewers = [viewer]
+                    viewer = -1
+                if v not in viewers:
+                    viewers.append(v)
     lists: list[Any] = list(own)
+    if viewer >= 0 or viewer == -2:
+        k = who if viewer == -2 else viewer
+        if k == who or shown is action:  # that seat sees the turn whole
+            lists[k] = (lists[k], (ply, item))
+            return (pub, (who, shown, seen)), tuple(lists)
+        viewers = [k]
+    if viewers is not None:
+        if shown is not action and shown != action and who not in viewers:
+            viewers.append(who)
+        for k in viewers:
+            mine = action if who == k else shown
+            whole = mine is action
+            shows = list(seen)
+            for i in range(len(events)):
+                e = events[i]
+                if seen[i] is not e:
+                    if e.sole_viewer() == k:
+                        shows[i] = e
+                    else:
+                        whole = False
+            form = item if whole else (who, mine, tuple(shows))
+            lists[k] = (lists[k], (ply, form))
+        return (pub, (who, shown, seen)), tuple(lists)
     for k in range(len(lists)):
         mine = action if who == k else shown
         more = mine is not shown and mine != shown

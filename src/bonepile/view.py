@@ -6,17 +6,19 @@ redacted; ``view(state, None)`` is a spectator's. Agents, UIs, the server and RL
 take a :class:`View`, never a state. When the hand is over, every hand is shown (they are
 counted face up for scoring).
 
-Views are cheap: the layout is built the first time it is read, and the history is two
-persistent lists the state keeps (every turn as a spectator saw it, and the turns this seat saw
-more of), merged into a tuple when first read, so no view replays the hand. Nothing reachable
-from a view holds more than the seat may know: no state, no other hand, no hidden tile.
+Views are cheap: the seat's hand, the layout and the public facts are built the first time
+they are read, from public values the view keeps (see :meth:`State._layout_key`), and the
+history is two persistent lists the state keeps (every turn as a spectator saw it, and the turns
+this seat saw more of), merged into a tuple when first read, so no view replays the hand.
+Nothing reachable from a view holds more than the seat may know: no state, no other hand, no
+hidden tile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.actions import Action, parse_action
 from bonepile.errors import BonepileError
@@ -24,11 +26,14 @@ from bonepile.events import Event
 from bonepile.facts import PublicFacts, Reader
 from bonepile.grid import BoardLayout
 from bonepile.layout import Layout
-from bonepile.masks import count
 from bonepile.options import options_to_json
 from bonepile.result import Result
 from bonepile.state import State, seat_history
 from bonepile.tiles import Tile, parse_tile
+
+_LAST_GAME: Final[list[Any]] = [None]
+_LAST_NAME: Final[list[str]] = [""]
+"""The game :meth:`View.of` saw last, and its name."""
 
 
 class ViewError(BonepileError):
@@ -93,6 +98,7 @@ class View:
         "_actor",
         "_boneyard_size",
         "_decode",
+        "_fkey",
         "_game",
         "_hand",
         "_hand_sizes",
@@ -100,20 +106,19 @@ class View:
         "_layout",
         "_leader",
         "_legal",
+        "_lkey",
         "_mask",
         "_options",
-        "_own",
         "_players",
-        "_pub",
         "_public",
         "_result",
         "_revealed",
         "_scores_before",
         "_seat",
+        "_seen",
     )
 
-    _pub: Any
-    _own: Any
+    _seen: tuple[Any, Any] | None
     _decode: type[State[Any]] | None
     _hand: tuple[Tile, ...] | None
     _history: tuple[Turn, ...] | None
@@ -124,13 +129,15 @@ class View:
     _seat: int | None
     _hand_sizes: tuple[int, ...]
     _boneyard_size: int
-    _layout: Layout | BoardLayout
+    _layout: Layout | BoardLayout | None
+    _lkey: Any
+    _fkey: Any
     _actor: int | None
     _legal: tuple[Action, ...]
     _scores_before: tuple[int, ...]
     _leader: int | None
     _result: Result | None
-    _public: PublicFacts
+    _public: PublicFacts | None
     _revealed: tuple[tuple[Tile, ...], ...] | None
 
     def __init__(
@@ -143,16 +150,18 @@ class View:
         hand: Sequence[Tile],
         hand_sizes: tuple[int, ...],
         boneyard_size: int,
-        layout: Layout | BoardLayout,
+        layout: Layout | BoardLayout | None,
         actor: int | None,
         legal: tuple[Action, ...],
         scores_before: tuple[int, ...],
         leader: int | None,
         result: Result | None,
-        public: PublicFacts,
+        public: PublicFacts | None,
         history: Sequence[Turn],
         revealed: tuple[tuple[Tile, ...], ...] | None,
     ) -> None:
+        """Every field given (``layout`` and ``public`` may be ``None`` only in :meth:`of`,
+        which builds them when they are first read)."""
         self._game = game
         self._options = options
         self._players = players
@@ -170,33 +179,43 @@ class View:
         self._hand = tuple(hand)
         self._mask = 0
         self._decode = None
-        self._pub = None
-        self._own = None
+        self._seen = None
         self._history = tuple(history)
+        self._lkey = None
+        self._fkey = None
 
     @classmethod
     def of(cls, state: State[Any], seat: int | None) -> View:
         """The view of ``state`` for ``seat``; see :func:`view`. The hand is decoded from the
-        seat's mask and the history merged from the state's two lists only when first read."""
+        seat's mask, the layout and facts built from the state's public values, and the history
+        merged from the state's two lists only when first read."""
         n = state._players
         hands = state._hands
         result = state._result
         actor = state._actor
+        game = state._game
+        if game is _LAST_GAME[0]:
+            name = _LAST_NAME[0]
+        else:  # a Game is a Python object: its name costs an attribute lookup
+            name = _LAST_NAME[0] = game.name
+            _LAST_GAME[0] = game
         v = View(
-            game=state._game.name,
+            game=name,
             options=state._options,
             players=n,
             seat=seat,
             hand=(),
-            hand_sizes=tuple([count(h) for h in hands]),
+            hand_sizes=state._hand_sizes(),
             boneyard_size=len(state._bone) - state._bpos,
-            layout=state.layout,
+            layout=None,
             actor=actor,
-            legal=state.legal_actions() if seat is not None and seat == actor else (),
+            legal=state.legal_actions()
+            if seat is not None and actor is not None and seat == actor
+            else (),
             scores_before=state._scores_before,
             leader=state._leader,
             result=result,
-            public=state.facts,
+            public=None,
             history=(),
             revealed=None if result is None else tuple(state.hand(k) for k in range(n)),
         )
@@ -204,7 +223,9 @@ class View:
         v._mask = hands[seat] if seat is not None else 0
         v._decode = type(state)
         v._history = None
-        v._pub, v._own = state._seat_history(seat)
+        v._seen = state._seat_history(seat)
+        v._lkey = state._layout_key()
+        v._fkey = state._facts_key()
         return v
 
     @property
@@ -240,7 +261,13 @@ class View:
     @property
     def layout(self) -> Layout | BoardLayout:
         """The tiles on the table."""
-        return self._layout
+        layout = self._layout
+        if layout is None:
+            # the state class's own, looked up by name (not bound when compiled)
+            build = getattr(self._decode, "_layout_of")  # noqa: B009
+            layout = self._layout = build(self._lkey)
+            self._lkey = None
+        return layout
 
     @property
     def actor(self) -> int | None:
@@ -270,7 +297,12 @@ class View:
     @property
     def public(self) -> PublicFacts:
         """The game's public facts (an object of the game's ``Facts`` class)."""
-        return self._public
+        facts = self._public
+        if facts is None:
+            build = getattr(self._decode, "_facts_of")  # noqa: B009
+            facts = self._public = build(self._fkey)
+            self._fkey = None
+        return facts
 
     @property
     def revealed(self) -> tuple[tuple[Tile, ...], ...] | None:
@@ -292,9 +324,11 @@ class View:
         """The hand so far, as this seat saw it (others' draws and discards hidden)."""
         h = self._history
         if h is None:
-            turns = seat_history(self._pub, self._own)
+            seen = self._seen
+            assert seen is not None
+            turns = seat_history(seen[0], seen[1])
             h = self._history = tuple([Turn(s, a, e) for s, a, e in turns])
-            self._pub = self._own = None
+            self._seen = None
         return h
 
     # ----------------------------------------------------------------- values

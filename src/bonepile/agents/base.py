@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -18,33 +18,29 @@ from bonepile.view import View, view
 
 __all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]
 
-_RANDOM: Final = random.Random
-_GETRANDBITS: Final = random.Random.getrandbits
-"""Called unbound on a plain ``Random`` (a method lookup by name costs more than the draw)."""
-
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RandomAgent:
-    """Chooses uniformly among the legal actions, reproducibly from its seed: the choices of
-    ``rng.choice(view.legal)``, made without its Python call when ``rng`` is a plain
-    :class:`random.Random` (the same draws from it, the same action)."""
+    """Chooses uniformly among the legal actions, reproducibly from its seed, by the rule of
+    :meth:`State.playout <bonepile.state.State.playout>`: ``legal[int(rng.random() *
+    len(legal))]``. Random agents sharing one generator ``Random(s)`` play a hand exactly as
+    ``state.playout(Random(s))`` does."""
 
     rng: random.Random
+    _random: Callable[[], float]
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, *, rng: random.Random | None = None) -> None:
+        """Seeded from ``seed``, or drawing from ``rng`` (a generator several agents may share:
+        seeding one costs more than most hands' moves, so ``bonepile simulate`` seeds one a
+        hand for all its random players)."""
+        self.rng = random.Random(seed) if rng is None else rng
+        self._random = self.rng.random
 
     def act(self, view: View) -> Action:
         legal = view.legal
-        rng = self.rng
-        n = len(legal)
-        if n == 0 or type(rng) is not _RANDOM:
-            return rng.choice(legal)
-        k = n.bit_length()  # random.Random._randbelow_with_getrandbits, as choice uses it
-        r = _GETRANDBITS(rng, k)
-        while r >= n:
-            r = _GETRANDBITS(rng, k)
-        return legal[r]
+        if not legal:
+            raise ValueError(f"no legal action for seat {view.seat}: it is not its turn")
+        return legal[int(self._random() * float(len(legal)))]  # a native float product
 
 
 def play_hand(
@@ -66,9 +62,10 @@ def play_hand(
     if on_step is None and state.actor is not None:
         # Nobody sees the positions in between: play on one private state, changed in place.
         state = state._private()
+        acts = [agent.act for agent in agents]  # looked up once a hand, not once a move
         turn = state._actor
         while turn is not None:
-            state._act_in_place(agents[turn].act(View.of(state, turn)))
+            state._act_in_place(acts[turn](View.of(state, turn)))
             turn = state._actor
     while state.actor is not None:
         seat = state.actor

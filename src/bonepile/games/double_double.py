@@ -842,20 +842,46 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
     def layout(self) -> BoardLayout:
         return BoardLayout(self._board, self._placed, self._positions)
 
+    def _layout_key(self) -> tuple[Board, BoardPlaced, tuple[int, ...]]:
+        return (self._board, self._placed, self._positions)
+
+    @staticmethod
+    def _layout_of(key: tuple[Board, BoardPlaced, tuple[int, ...]]) -> BoardLayout:
+        return BoardLayout(key[0], key[1], key[2])
+
     @property
     def facts(self) -> DoubleDoubleFacts:
-        b = self._board
-        chain = self.chain
-        return DoubleDoubleFacts(
+        return self._facts_of(self._facts_key())
+
+    def _facts_key(self) -> FactsKey:
+        return (
             self._first_player,
-            b.name,
+            self._board,
             self._positions,
-            tuple(b.track_pips(p) for p in self._positions),
             self._victory,
             len(self._pit),
-            chain,
+            self._chain,
             self._ending and self._result is None,
         )
+
+    @staticmethod
+    def _facts_of(key: FactsKey) -> DoubleDoubleFacts:
+        last = _LAST_FACTS[0]
+        if last is not None and last[0] == key:  # the views of one turn share their facts
+            return last[1]
+        first, b, positions, victory, pit, chain, ending = key
+        facts = DoubleDoubleFacts(
+            first,
+            b.name,
+            positions,
+            tuple(b.track_pips(p) for p in positions),
+            victory,
+            pit,
+            None if chain is None else (b.rc(chain[0]), b.rc(chain[1])),
+            ending,
+        )
+        _LAST_FACTS[0] = (key, facts)
+        return facts
 
     def key(self) -> tuple[Any, ...]:
         """As :meth:`State.key`, with tiles by value (which copy of a tile is where is no part
@@ -876,6 +902,13 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
             self._chain,
             self._ending,
         )
+
+
+FactsKey = tuple[int, Board, tuple[int, ...], int, int, tuple[int, int] | None, bool]
+"""The values a position's public facts are made of (see :meth:`DoubleDoubleState._facts_key`)."""
+
+_LAST_FACTS: Final[list[tuple[FactsKey, DoubleDoubleFacts] | None]] = [None]
+"""The facts made last, with their values."""
 
 
 def _lowest_first(t: Tile) -> tuple[int, int]:

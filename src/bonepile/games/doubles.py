@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import DealError
@@ -31,7 +31,7 @@ from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
 from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
 
-_FACTS: dict[int, DoublesFacts] = {}
+_FACTS: Final[dict[int, DoublesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
 
 _DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
@@ -368,16 +368,28 @@ class DoublesState(State[DoublesOptions]):
     def layout(self) -> Layout:
         return build_layout("spinner_tree", self._placed, self._ends)
 
+    def _layout_key(self) -> tuple[PlacedList, Ends | None]:
+        return (self._placed, self._ends)
+
+    @staticmethod
+    def _layout_of(key: tuple[PlacedList, Ends | None]) -> Layout:
+        return build_layout("spinner_tree", key[0], key[1])
+
     @property
     def facts(self) -> DoublesFacts:
-        u = self._unlocked
-        key = (self._first_player << 8) | (u << 1) | (1 if self._drawn else 0)
+        return self._facts_of(self._facts_key())
+
+    def _facts_key(self) -> int:
+        return (self._first_player << 8) | (self._unlocked << 1) | (1 if self._drawn else 0)
+
+    @staticmethod
+    def _facts_of(key: int) -> DoublesFacts:
         facts = _FACTS.get(key)
         if facts is None:  # a few values in all, shared (facts are frozen)
             if len(_FACTS) > 100_000:
                 _FACTS.clear()
-            unlocked = tuple(v for v in range(7) if u >> v & 1)
-            facts = _FACTS[key] = DoublesFacts(self._first_player, unlocked, self._drawn)
+            unlocked = tuple(v for v in range(7) if key >> (v + 1) & 1)
+            facts = _FACTS[key] = DoublesFacts(key >> 8, unlocked, bool(key & 1))
         return facts
 
     def _key_extra(self) -> tuple[Any, ...]:

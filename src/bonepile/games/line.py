@@ -265,7 +265,7 @@ class EndsNode:
         return acts
 
 
-_NODES: dict[tuple[Ends, bool, bool], EndsNode] = {}
+_NODES: Final[dict[tuple[Ends, bool, bool], EndsNode]] = {}
 
 
 class LineState(State[LineOptions]):
@@ -452,8 +452,15 @@ class LineState(State[LineOptions]):
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
+        return self._layout_of(self._layout_key())
+
+    def _layout_key(self) -> tuple[PlacedList, Any]:
         node = self._node
-        return build_layout("line", self._placements(), None if node is None else node.pairs)
+        return (self._placements(), None if node is None else node.pairs)
+
+    @staticmethod
+    def _layout_of(key: tuple[PlacedList, Any]) -> Layout:
+        return build_layout("line", key[0], key[1])
 
     def _placements(self) -> PlacedList:
         """The placements so far, kept per state once asked for and built on the nearest
@@ -487,10 +494,16 @@ class LineState(State[LineOptions]):
 
     @property
     def facts(self) -> LineFacts:
-        key = self._first_player * 2 + (1 if self._drawn else 0)
+        return self._facts_of(self._facts_key())
+
+    def _facts_key(self) -> int:
+        return self._first_player * 2 + (1 if self._drawn else 0)
+
+    @staticmethod
+    def _facts_of(key: int) -> LineFacts:
         facts = _FACTS.get(key)
         if facts is None:  # a few values in all, shared (facts are frozen)
-            facts = _FACTS[key] = LineFacts(self._first_player, self._drawn)
+            facts = _FACTS[key] = LineFacts(key >> 1, bool(key & 1))
         return facts
 
     def _key_extra(self) -> tuple[Any, ...]:
@@ -500,9 +513,9 @@ class LineState(State[LineOptions]):
         return (tuple(sorted(node.pairs)), node.spinner_used, self._drawn)
 
 
-_LEADS: dict[int, tuple[Action, ...]] = {}
+_LEADS: Final[dict[int, tuple[Action, ...]]] = {}
 """The leads of a hand, by its mask."""
-_FACTS: dict[int, LineFacts] = {}
+_FACTS: Final[dict[int, LineFacts]] = {}
 
 
 def _knows_placed(s: State[Any]) -> bool:

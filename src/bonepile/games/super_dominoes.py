@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead, Pass
 from bonepile.events import (
@@ -33,7 +33,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, mask_pips
+from bonepile.masks import bits, count_large, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, points
@@ -61,7 +61,10 @@ _FIRES_TILE = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 SpellRecord = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
 
-_FACTS: dict[tuple[Any, ...], SuperDominoesFacts] = {}
+FactsKey = tuple[int, int, int, int, int, SpellRecord | None, int, bool, bool, int]
+"""The values a position's public facts are made of (see :meth:`SuperState._facts_key`)."""
+
+_FACTS: Final[dict[FactsKey, SuperDominoesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
 
 PHASES = ("opening", "opening_draw", "play")
@@ -713,43 +716,59 @@ class SuperState(State[SuperDominoesOptions]):
         self._end_hand(result, events)
 
     # ----------------------------------------------------------------- public views
+    def _hand_sizes(self) -> tuple[int, ...]:
+        return tuple([count_large(h) for h in self._hands])
+
     @property
     def layout(self) -> Layout:
         return build_layout("fat_spinner", self._placed, self._ends)
 
+    def _layout_key(self) -> tuple[PlacedList, Ends]:
+        return (self._placed, self._ends)
+
+    @staticmethod
+    def _layout_of(key: tuple[PlacedList, Ends]) -> Layout:
+        return build_layout("fat_spinner", key[0], key[1])
+
     @property
     def facts(self) -> SuperDominoesFacts:
-        spell = self._spell
-        key = (
+        return self._facts_of(self._facts_key())
+
+    def _facts_key(self) -> FactsKey:
+        return (
             self._phase,
             self._first_player,
             self._starter,
             self._setter,
             self._direction,
-            spell,
+            self._spell,
             self._pending,
             self._drawn,
             self._extra,
             self._idle,
         )
+
+    @staticmethod
+    def _facts_of(key: FactsKey) -> SuperDominoesFacts:
         facts = _FACTS.get(key)
         if facts is not None:  # the same facts recur: shared, as they are frozen
             return facts
         if len(_FACTS) > 100_000:
             _FACTS.clear()
+        phase, first, starter, setter, direction, spell, pending, drawn, extra, idle = key
         facts = _FACTS[key] = SuperDominoesFacts(
-            PHASES[self._phase],
-            self._first_player,
-            None if self._starter < 0 else TILES[self._starter],
-            None if self._setter < 0 else self._setter,
-            self._direction,
+            PHASES[phase],
+            first,
+            None if starter < 0 else TILES[starter],
+            None if setter < 0 else setter,
+            direction,
             None
             if spell is None
             else Spell("end" if spell[0] == SPELL_END else "starter", TILES[spell[1]], spell[2]),
-            self._pending,
-            self._drawn,
-            self._extra,
-            self._idle,
+            pending,
+            drawn,
+            extra,
+            idle,
         )
         return facts
 
