@@ -640,7 +640,7 @@ class HandEnded(Event):
         return f"hand over ({r.reason}): no winner"
 
 
-EVENT_TYPES: tuple[type[Event], ...] = (
+EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     Led,
     Placed,
     Drew,

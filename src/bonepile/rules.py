@@ -14,9 +14,9 @@ from bonepile.actions import DRAW, PASS, Action, Attach
 from bonepile.masks import bits, mask_pips
 from bonepile.tiles import TILES
 
-DRAW_ONLY: tuple[Action, ...] = (DRAW,)
+DRAW_ONLY: Final[tuple[Action, ...]] = (DRAW,)
 """The legal actions of a player who must draw."""
-PASS_ONLY: tuple[Action, ...] = (PASS,)
+PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
 
 

@@ -193,6 +193,15 @@ SUIT_MASK: tuple[int, ...] = tuple(
 )
 """``SUIT_MASK[v]``: bit mask of every tile showing ``v`` on either half."""
 
+SHORT_MASK: int = (1 << 62) - 1
+"""The largest mask compiled code keeps as a machine integer: an operation on a larger one is a
+call, so the rules test a hand against the ``SUIT_LOW`` tables while it fits (the sets up to
+double-9 always do)."""
+
+SUIT_LOW: tuple[int, ...] = tuple(m & SHORT_MASK for m in SUIT_MASK)
+"""``SUIT_MASK`` cut to the tiles a machine-integer hand can hold: ``hand & SUIT_LOW[v] ==
+hand & SUIT_MASK[v]`` whenever ``hand <= SHORT_MASK``."""
+
 DOUBLE_MASK: int = sum(1 << t.index for t in TILES if t.is_double)
 """Bit mask of every double."""
 

@@ -60,7 +60,7 @@ class Turn:
         }
 
 
-FIELDS = (
+FIELDS: Final = (
     "game",
     "options",
     "players",

@@ -27,14 +27,18 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.masks import bits
 from bonepile.options import IntMap, option, reduce_options
 from bonepile.result import Reason, Result
-from bonepile.rules import blocked_winner, draw_or_pass, pips_of, points
+from bonepile.rules import attach_set, blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
+from bonepile.tiles import DOUBLE_MASK, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, Tile
 
 _FACTS: Final[dict[int, DoublesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
 
-_DOUBLE_OF = tuple(Tile(v, v).index for v in range(7))
+_SHORT_MASK: Final[int] = SHORT_MASK
+_SUIT_LOW: Final[tuple[int, ...]] = SUIT_LOW
+_SUIT_MASK: Final[tuple[int, ...]] = SUIT_MASK
+"""The suit tables as compiled constants (see :data:`bonepile.tiles.SUIT_LOW`)."""
+_DOUBLE_OF: Final = tuple(Tile(v, v).index for v in range(7))
 """``_DOUBLE_OF[v]``: the index of the v-v tile."""
 
 SCORING_NOTE = (
@@ -240,15 +244,16 @@ class DoublesState(State[DoublesOptions]):
         acts: list[Action] = []
         ends = self._ends or ()
         unlocked = self._unlocked
+        suits = _SUIT_LOW if hand <= _SHORT_MASK else _SUIT_MASK
         for i, end in enumerate(ends):
             if end in ends[:i]:
                 continue
             u, v = end
-            m = hand & SUIT_MASK[v]
+            m = hand & suits[v]
             if not unlocked >> v & 1:
                 m &= 1 << _DOUBLE_OF[v]
-            for t in bits(m):
-                acts.append(Attach(TILES[t], TILES[u]))
+            if m:
+                acts.extend(attach_set(u, m))  # cached, tiles ascending
         return acts
 
     def _can_draw(self) -> bool:

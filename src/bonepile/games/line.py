@@ -25,9 +25,22 @@ from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
 from bonepile.state import State
-from bonepile.tiles import SUIT_MASK, TILES, Tile
+from bonepile.tiles import SHORT_MASK as _SHORT_MASK
+from bonepile.tiles import SUIT_LOW as _SUIT_LOW
+from bonepile.tiles import SUIT_MASK as _SUIT_MASK
+from bonepile.tiles import TILES, Tile
 
-_DEFAULT_HAND = {6: 7, 9: 9, 12: 12, 15: 15}
+_DEFAULT_HAND: Final = {6: 7, 9: 9, 12: 12, 15: 15}
+
+SHORT_MASK: Final[int] = _SHORT_MASK
+SUIT_LOW: Final[tuple[int, ...]] = _SUIT_LOW
+SUIT_MASK: Final[tuple[int, ...]] = _SUIT_MASK
+ATTACH: Final[type[Attach]] = Attach
+LEAD: Final[type[Lead]] = Lead
+DRAW_KIND: Final[type[Draw]] = Draw
+ALL_TILES: Final[tuple[Tile, ...]] = TILES
+"""The suit tables, action classes and tiles, as compiled constants (a name imported from a
+module that is not compiled is a dictionary lookup at every use)."""
 
 
 @dataclass(frozen=True)
@@ -198,10 +211,11 @@ class EndsNode:
     every state and never change once made.
     """
 
-    __slots__ = ("_legal", "_next", "mask", "pairs", "spinner", "spinner_used")
+    __slots__ = ("_legal", "_next", "low", "mask", "pairs", "spinner", "spinner_used")
 
     pairs: Ends
     mask: int
+    low: int
     spinner: bool
     spinner_used: bool
     _next: dict[Action, tuple[EndsNode, int, int, int]]
@@ -221,6 +235,7 @@ class EndsNode:
             node = _NODES[key] = EndsNode.__new__(EndsNode)
             node.pairs = pairs
             node.mask = _ends_mask(pairs)
+            node.low = node.mask & SHORT_MASK
             node.spinner = spinner
             node.spinner_used = spinner_used
             node._next = {}
@@ -254,7 +269,7 @@ class EndsNode:
         attach sets, kept per end; only the others are memoized per hand here: keeping a tuple
         for every hand two ends ever met grew the caches without end, and the garbage collector
         paid for it at every step."""
-        m = hand & self.mask
+        m = hand & (self.low if hand <= SHORT_MASK else self.mask)
         if not m:
             return ()
         if len(self.pairs) == 2:
@@ -327,7 +342,7 @@ class LineState(State[LineOptions]):
     def _do(self, action: Action, events: list[Event] | None) -> None:
         actor: int = self._actor  # type: ignore[assignment]
         kind = type(action)
-        if kind is Attach:
+        if kind is ATTACH:
             r = self._node._next.get(action)  # type: ignore[union-attr]
             if r is None:
                 r = self._node.advance(action)  # type: ignore[union-attr,arg-type]
@@ -351,10 +366,11 @@ class LineState(State[LineOptions]):
                 return
             self._actor = (actor + 1) % self._players
             em = node.mask
+            low = node.low
             for h in hands:
-                if h & em:
+                if h & (low if h <= SHORT_MASK else em):
                     return
-        elif kind is Lead:
+        elif kind is LEAD:
             tile = action.tile  # type: ignore[attr-defined]
             t = tile.index
             hands = list(self._hands)
@@ -371,7 +387,7 @@ class LineState(State[LineOptions]):
                 self._finish_domino(actor, events)
                 return
             self._actor = (actor + 1) % self._players
-        elif kind is Draw:
+        elif kind is DRAW_KIND:
             t = self._bone[self._bpos]
             self._bpos += 1
             hands = list(self._hands)
@@ -379,7 +395,7 @@ class LineState(State[LineOptions]):
             self._hands = tuple(hands)
             self._drawn = True
             if events is not None:
-                events.append(Drew(actor, 1, (TILES[t],), "unable"))
+                events.append(Drew(actor, 1, (ALL_TILES[t],), "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))
@@ -387,8 +403,9 @@ class LineState(State[LineOptions]):
             self._actor = (actor + 1) % self._players
         # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
         em = self._node.mask  # type: ignore[union-attr]
+        low = self._node.low  # type: ignore[union-attr]
         for h in self._hands:
-            if h & em:
+            if h & (low if h <= SHORT_MASK else em):
                 return
         if not self._can_draw():
             self._finish_blocked(events)
@@ -524,12 +541,13 @@ def _knows_placed(s: State[Any]) -> bool:
 
 def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
     """Every attach of a tile of ``hand`` to an open end, ends in order, tiles ascending."""
+    suits = SUIT_LOW if hand <= SHORT_MASK else SUIT_MASK
     if len(ends) == 2:
         (u1, v1), (u2, v2) = ends
-        m = hand & SUIT_MASK[v1]
+        m = hand & suits[v1]
         acts = attach_set(u1, m) if m else ()
         if u1 != u2 or v1 != v2:
-            m = hand & SUIT_MASK[v2]
+            m = hand & suits[v2]
             if m:
                 acts = acts + attach_set(u2, m) if acts else attach_set(u2, m)
         return acts
@@ -537,7 +555,7 @@ def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
     for i, (u, v) in enumerate(ends):
         if (u, v) in ends[:i]:
             continue
-        m = hand & SUIT_MASK[v]
+        m = hand & suits[v]
         if m:
             acts = acts + attach_set(u, m)
     return acts

@@ -42,10 +42,10 @@ from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
 
 OPENING_SET, OPENING_DRAW, PLAY = 0, 1, 2
 SPELL_END, SPELL_STARTER = 0, 1
-ARMS = 6
+ARMS: Final = 6
 T13_13 = Tile(13, 13).index
 
-EFFECT_ORDER = (
+EFFECT_ORDER: Final = (
     "break_spell",
     "cast_spell_13",
     "others_draw_15",
@@ -55,8 +55,8 @@ EFFECT_ORDER = (
 )
 """The order in which one play's effects resolve (RULES.md 2.7)."""
 
-_FIRES_OPEN = tuple(frozenset((v,)) for v in range(16))
-_FIRES_TILE = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
+_FIRES_OPEN: Final = tuple(frozenset((v,)) for v in range(16))
+_FIRES_TILE: Final = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 
 SpellRecord = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
@@ -67,7 +67,7 @@ FactsKey = tuple[int, int, int, int, int, SpellRecord | None, int, bool, bool, i
 _FACTS: Final[dict[FactsKey, SuperDominoesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
 
-PHASES = ("opening", "opening_draw", "play")
+PHASES: Final = ("opening", "opening_draw", "play")
 """The phases of a hand: looking for a double to set, drawing for one, then play."""
 
 
@@ -880,7 +880,7 @@ def _fourteen_or_pass_on(s: SuperState, p: Play, events: list[Event] | None) -> 
         s._advance(events)
 
 
-EFFECTS: tuple[tuple[str, Effect], ...] = (
+EFFECTS: Final[tuple[tuple[str, Effect], ...]] = (
     ("break_spell", _break_spell),
     ("cast_spell_13", _cast_spell),
     ("others_draw_15", _fifteen_draw),
