@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bonepile.games.line import _highest_lead
-from bonepile.masks import bits, count, deal_masks, mask_pips, shuffled
+from bonepile.masks import bits, count, count_large, deal_masks, mask_pips, shuffled, with_hand
 from bonepile.rules import attach_set
-from bonepile.tiles import TILES
+from bonepile.tiles import SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES
 
 masks = st.integers(min_value=0, max_value=(1 << 190) - 1)
 
@@ -21,6 +21,25 @@ def test_bits_count_and_pips_of_any_mask(mask: int) -> None:
     assert list(bits(mask)) == indices
     assert count(mask) == len(indices) == mask.bit_count()
     assert mask_pips(mask) == sum(TILES[i].pips for i in indices)
+
+
+@given(masks)
+def test_large_masks_are_counted_alike(mask: int) -> None:
+    assert count_large(mask) == count(mask) == mask.bit_count()
+
+
+@given(st.lists(masks, min_size=1, max_size=6), st.data())
+def test_with_hand_replaces_one_hand(hands: list[int], data: st.DataObject) -> None:
+    seat = data.draw(st.integers(min_value=0, max_value=len(hands) - 1))
+    hand = data.draw(masks)
+    expected = list(hands)
+    expected[seat] = hand
+    assert with_hand(tuple(hands), seat, hand) == tuple(expected)
+
+
+@given(st.integers(min_value=0, max_value=SHORT_MASK), st.integers(min_value=0, max_value=18))
+def test_the_short_suit_tables_agree_on_short_hands(hand: int, value: int) -> None:
+    assert hand & SUIT_LOW[value] == hand & SUIT_MASK[value]
 
 
 @given(st.integers(min_value=1, max_value=190), st.integers(min_value=0, max_value=2**32))

@@ -106,5 +106,16 @@ def deal_masks(order: list[int], players: int, per_hand: int) -> list[int]:
     k = players * per_hand
     hands = [0] * players
     for i in range(k):
-        hands[i % players] |= 1 << order[i]
+        s = i % players
+        hand: int = hands[s]  # typed: a machine-integer or, not a call
+        hands[s] = hand | (1 << order[i])
     return hands
+
+
+def with_hand(hands: tuple[int, ...], seat: int, hand: int) -> tuple[int, ...]:
+    """``hands`` with ``seat``'s hand replaced by ``hand`` (two hands without a list)."""
+    if len(hands) == 2:
+        return (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    new = list(hands)
+    new[seat] = hand
+    return tuple(new)

@@ -20,7 +20,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, mask_pips
+from bonepile.masks import bits, mask_pips, with_hand
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
@@ -343,14 +343,15 @@ class LineState(State[LineOptions]):
         actor: int = self._actor  # type: ignore[assignment]
         kind = type(action)
         if kind is ATTACH:
-            r = self._node._next.get(action)  # type: ignore[union-attr]
+            cur = self._node
+            assert cur is not None  # typed, the node's fields are read natively
+            r = cur._next.get(action)
             if r is None:
-                r = self._node.advance(action)  # type: ignore[union-attr,arg-type]
+                r = cur.advance(action)  # type: ignore[arg-type]
             node, v, o, bit = r
-            hands = list(self._hands)
+            hands = self._hands
             hand = hands[actor] ^ bit
-            hands[actor] = hand
-            self._hands = tuple(hands)
+            hands = self._hands = with_hand(hands, actor, hand)
             self._node = node
             self._drawn = False
             if events is None:
@@ -373,9 +374,7 @@ class LineState(State[LineOptions]):
         elif kind is LEAD:
             tile = action.tile  # type: ignore[attr-defined]
             t = tile.index
-            hands = list(self._hands)
-            hands[actor] ^= 1 << t
-            self._hands = tuple(hands)
+            hands = self._hands = with_hand(self._hands, actor, self._hands[actor] ^ (1 << t))
             self._node = EndsNode.lead(tile, self._options.spinner)
             if events is None:
                 self._placed_ok = False
@@ -390,9 +389,7 @@ class LineState(State[LineOptions]):
         elif kind is DRAW_KIND:
             t = self._bone[self._bpos]
             self._bpos += 1
-            hands = list(self._hands)
-            hands[actor] |= 1 << t
-            self._hands = tuple(hands)
+            self._hands = with_hand(self._hands, actor, self._hands[actor] | (1 << t))
             self._drawn = True
             if events is not None:
                 events.append(Drew(actor, 1, (ALL_TILES[t],), "unable"))
@@ -402,8 +399,10 @@ class LineState(State[LineOptions]):
             self._drawn = False
             self._actor = (actor + 1) % self._players
         # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
-        em = self._node.mask  # type: ignore[union-attr]
-        low = self._node.low  # type: ignore[union-attr]
+        last = self._node
+        assert last is not None
+        em = last.mask
+        low = last.low
         for h in self._hands:
             if h & (low if h <= SHORT_MASK else em):
                 return
