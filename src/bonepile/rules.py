@@ -12,7 +12,11 @@ from typing import Final
 
 from bonepile.actions import DRAW, PASS, Action, Attach
 from bonepile.masks import bits, mask_pips
-from bonepile.tiles import TILES
+from bonepile.tiles import TILES as _TILES
+from bonepile.tiles import Tile
+
+TILES: Final[tuple[Tile, ...]] = _TILES
+"""Every tile by index (a compiled constant: an imported name is a lookup at every use)."""
 
 DRAW_ONLY: Final[tuple[Action, ...]] = (DRAW,)
 """The legal actions of a player who must draw."""
@@ -21,6 +25,17 @@ PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 
 
 _ATTACH_SETS: Final[dict[int, tuple[Action, ...]]] = {}
+_ATTACHES: Final[dict[int, Action]] = {}
+"""Every attach made, by tile and anchor index (the action class interns them as well, but a
+call into it costs more than this lookup)."""
+
+
+def _attach(t: int, u: int) -> Action:
+    key = (t << 8) | u
+    a = _ATTACHES.get(key)
+    if a is None:
+        a = _ATTACHES[key] = Attach(TILES[t], TILES[u])
+    return a
 
 
 def attach_set(u: int, m: int) -> tuple[Action, ...]:
@@ -31,7 +46,7 @@ def attach_set(u: int, m: int) -> tuple[Action, ...]:
     if acts is None:
         if len(_ATTACH_SETS) > 500_000:
             _ATTACH_SETS.clear()
-        acts = _ATTACH_SETS[key] = tuple([Attach(TILES[t], TILES[u]) for t in bits(m)])
+        acts = _ATTACH_SETS[key] = tuple([_attach(t, u) for t in bits(m)])
     return acts
 
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach, Draw, Lead, Pass
+from bonepile.actions import DRAW as _DRAW
+from bonepile.actions import LEAD_BY_INDEX as _LEAD_BY_INDEX
+from bonepile.actions import PASS as _PASS
+from bonepile.actions import Action, Attach, Draw, Lead
 from bonepile.events import (
     Drew,
     Event,
@@ -38,10 +41,28 @@ from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SUIT_MASK, TILES, Tile
+from bonepile.tiles import DOUBLE_MASK as _DOUBLE_MASK
+from bonepile.tiles import SUIT_MASK as _SUIT_MASK
+from bonepile.tiles import TILES as _TILES
+from bonepile.tiles import Tile
 
-OPENING_SET, OPENING_DRAW, PLAY = 0, 1, 2
-SPELL_END, SPELL_STARTER = 0, 1
+OPENING_SET: Final = 0
+OPENING_DRAW: Final = 1
+PLAY: Final = 2
+SPELL_END: Final = 0
+SPELL_STARTER: Final = 1
+
+# Names from modules that are not compiled, as compiled constants (an imported name is a
+# dictionary lookup at every use).
+DRAW: Final = _DRAW
+PASS: Final = _PASS
+LEAD_BY_INDEX: Final = _LEAD_BY_INDEX
+DOUBLE_MASK: Final[int] = _DOUBLE_MASK
+SUIT_MASK: Final[tuple[int, ...]] = _SUIT_MASK
+TILES: Final[tuple[Tile, ...]] = _TILES
+ATTACH: Final[type[Attach]] = Attach
+LEAD: Final[type[Lead]] = Lead
+DRAW_KIND: Final[type[Draw]] = Draw
 ARMS: Final = 6
 T13_13 = Tile(13, 13).index
 
@@ -486,16 +507,13 @@ class SuperState(State[SuperDominoesOptions]):
     # ----------------------------------------------------------------- transition
     def _do(self, action: Action, events: list[Event] | None) -> None:
         kind = type(action)
-        if kind is Attach:
-            assert isinstance(action, Attach)
-            self._place(action, events)
-        elif kind is Lead:
-            assert isinstance(action, Lead)
-            self._set_starter(action.tile, events)
-        elif kind is Draw:
+        if kind is ATTACH:
+            self._place(cast(Attach, action), events)
+        elif kind is LEAD:
+            self._set_starter(cast(Lead, action).tile, events)
+        elif kind is DRAW_KIND:
             self._draw(events)
-        else:
-            assert kind is Pass
+        else:  # a pass
             self._pass(events)
 
     def _take(self, seat: int, k: int, cause: str, events: list[Event] | None) -> int:
