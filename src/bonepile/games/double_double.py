@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from bonepile.actions import STOP, Action, Discard, Place, Stop
+from bonepile.actions import STOP, Action, Discard, Place
 from bonepile.errors import DealError, OptionError
 from bonepile.events import (
     ChainStopped,
@@ -129,6 +129,10 @@ class DoubleDoubleOptions:
 
 Cell = tuple[int, int]
 """A board cell as zero-based ``(row, col)``."""
+
+PLACE: Final[type[Place]] = Place
+DISCARD: Final[type[Discard]] = Discard
+"""The action classes, as compiled constants (an imported name is a lookup at every use)."""
 
 
 @dataclass(frozen=True)
@@ -646,18 +650,17 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         assert actor is not None
         self._chain_moves = None
         kind = type(action)
-        if kind is Place:
-            assert isinstance(action, Place)
-            self._place(actor, action, events)
-        elif kind is Discard:
-            assert isinstance(action, Discard) and action.tile is not None
-            k = self._take(actor, action.tile.index)
+        if kind is PLACE:
+            self._place(actor, cast(Place, action), events)
+        elif kind is DISCARD:
+            tile = cast(Discard, action).tile
+            assert tile is not None
+            k = self._take(actor, tile.index)
             self._pit = (*self._pit, k)
             if events is not None:
-                events.append(Discarded(actor, action.tile))
+                events.append(Discarded(actor, tile))
             self._end_turn(actor, events)
-        else:
-            assert kind is Stop
+        else:  # stop
             if events is not None:
                 events.append(ChainStopped(actor))
             self._end_turn(actor, events)

@@ -34,6 +34,7 @@ from bonepile.tiles import DOUBLE_MASK, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, 
 _FACTS: Final[dict[int, DoublesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
 
+ATTACH: Final[type[Attach]] = Attach
 _SHORT_MASK: Final[int] = SHORT_MASK
 _SUIT_LOW: Final[tuple[int, ...]] = SUIT_LOW
 _SUIT_MASK: Final[tuple[int, ...]] = SUIT_MASK
@@ -281,7 +282,7 @@ class DoublesState(State[DoublesOptions]):
         n = self._players
         sides = self._options.spinner_sides
         hands = list(self._hands)
-        if type(action) is Attach:
+        if type(action) is ATTACH:
             tile = action.tile
             t = tile.index
             u = action.at.index
