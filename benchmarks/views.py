@@ -18,9 +18,9 @@ object on stdout.
 Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only block,sd]
 [--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
-Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu --seconds 10 --rounds 20``,
-one run on the shared 2-core machine), simulate / playout: block 0.75, draw 0.65, Super Dominoes
-0.73, Doubles 0.79, Double Double Dominoes 0.81; simulate / apply 0.82 to 1.27. Draw, whose
+Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu --seconds 8 --rounds 16``,
+one run on the idle 2-core machine), simulate / playout: block 0.76, draw 0.59, Super Dominoes
+0.71, Doubles 0.77, Double Double Dominoes 0.79; simulate / apply 0.78 to 1.28. Draw, whose
 playout is the cheapest move of all, is the one game under 0.7; the README accounts for what
 ``simulate`` adds a move.
 """
