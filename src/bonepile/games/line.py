@@ -218,7 +218,7 @@ class EndsNode:
     low: int
     spinner: bool
     spinner_used: bool
-    _next: dict[Action, tuple[EndsNode, int, int, int]]
+    _next: dict[Action, tuple[EndsNode, int, int, int, int, int]]
     _legal: dict[int, tuple[Action, ...]]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -250,16 +250,18 @@ class EndsNode:
             return EndsNode.get(((t, tile.hi), (t, tile.lo)), spinner, False)
         return EndsNode.get(((t, tile.hi),) * (4 if spinner else 2), spinner, spinner)
 
-    def advance(self, action: Attach) -> tuple[EndsNode, int, int, int]:
-        """The node after ``action``, the value it matched, the value it leaves open and the
-        placed tile's bit (read here once: an action is a plain Python object)."""
+    def advance(self, action: Attach) -> tuple[EndsNode, int, int, int, int, int]:
+        """The node after ``action``, the value it matched, the value it leaves open, the
+        placed tile's bit and the indices of the tile and of the tile it joins (read here once:
+        an action is a plain Python object)."""
         r = self._next.get(action)
         if r is None:
             rest, v, o, used = _attach(
                 self.pairs, action.tile, action.at.index, self.spinner, self.spinner_used
             )
             node = EndsNode.get(rest, self.spinner, used)
-            r = self._next[action] = (node, v, o, action.bit)
+            t = action.tile.index
+            r = self._next[action] = (node, v, o, action.bit, t, action.at.index)
         return r
 
     def placements(self, hand: int) -> tuple[Action, ...]:
@@ -348,7 +350,7 @@ class LineState(State[LineOptions]):
             r = cur._next.get(action)
             if r is None:
                 r = cur.advance(action)  # type: ignore[arg-type]
-            node, v, o, bit = r
+            node, v, o, bit, t, u = r
             hands = self._hands
             hand = hands[actor] ^ bit
             hands = self._hands = with_hand(hands, actor, hand)
@@ -357,11 +359,9 @@ class LineState(State[LineOptions]):
             if events is None:
                 self._placed_ok = False
             else:
-                tile: Tile = action.tile  # type: ignore[attr-defined]
-                at: Tile = action.at  # type: ignore[attr-defined]
-                events.append(Placed(actor, tile, at, v, o))
+                events.append(Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o))
                 if self._placed_ok:
-                    self._placed = (self._placed, (tile.index, at.index, v, actor))
+                    self._placed = (self._placed, (t, u, v, actor))
             if not hand:
                 self._finish_domino(actor, events)
                 return
@@ -495,8 +495,8 @@ class LineState(State[LineOptions]):
                 kind = type(a)
                 if kind is Attach:
                     assert node is not None and actor is not None
-                    node, v, _, _ = node.advance(a)  # type: ignore[arg-type]
-                    placed = (placed, (a.tile.index, a.at.index, v, actor))  # type: ignore[attr-defined]
+                    node, v, _, _, t, u = node.advance(a)  # type: ignore[arg-type]
+                    placed = (placed, (t, u, v, actor))
                 elif kind is Lead:
                     assert actor is not None
                     node = EndsNode.lead(a.tile, spinner)  # type: ignore[attr-defined]
