@@ -58,6 +58,11 @@ def _work_armed(work: Callable[[T], list[R]], chunk: T) -> list[R]:
     _armed = True
     try:
         return work(chunk)
+    except SystemExit as stop:
+        # SIGTERM (the pool is being ended): the chunk's own clean-up (its finally blocks,
+        # which stop external bots) has run. End now, without the interpreter's shutdown,
+        # which can wait on the pool's queues for a parent that no longer reads them.
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
     finally:
         _armed = False
 
