@@ -675,20 +675,9 @@ def _hides(action: Action, events: tuple[Event, ...]) -> bool:
     """True when the turn may show some seat less than it shows its actor: its action or one
     of its events is of a class that redacts (a turn that hides nothing after all is split
     into equal forms, which is only slower)."""
-    kind = type(action)
-    hides = _HIDING.get(kind)
-    if hides is None:
-        hides = _kind_hides(kind)
-    if hides:
+    if _kind_hides(type(action)):
         return True
-    for e in events:
-        ekind = type(e)
-        hides = _HIDING.get(ekind)
-        if hides is None:
-            hides = _kind_hides(ekind)
-        if hides:
-            return True
-    return False
+    return any(_kind_hides(type(e)) for e in events)
 
 
 def _split(

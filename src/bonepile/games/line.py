@@ -264,6 +264,11 @@ class EndsNode:
             r = self._next[action] = (node, v, o, action.bit, t, action.at.index)
         return r
 
+    def matching(self, hand: int) -> int:
+        """The tiles of ``hand`` that match an open end (a machine-integer hand is tested
+        against the ends' mask cut to 62 bits: see :data:`bonepile.tiles.SUIT_LOW`)."""
+        return hand & (self.low if hand <= SHORT_MASK else self.mask)
+
     def placements(self, hand: int) -> tuple[Action, ...]:
         """The attaches of tiles in ``hand`` to these ends (see :func:`_placements`).
 
@@ -271,7 +276,7 @@ class EndsNode:
         attach sets, kept per end; only the others are memoized per hand here: keeping a tuple
         for every hand two ends ever met grew the caches without end, and the garbage collector
         paid for it at every step."""
-        m = hand & (self.low if hand <= SHORT_MASK else self.mask)
+        m = self.matching(hand)
         if not m:
             return ()
         if len(self.pairs) == 2:
@@ -366,10 +371,8 @@ class LineState(State[LineOptions]):
                 self._finish_domino(actor, events)
                 return
             self._actor = (actor + 1) % self._players
-            em = node.mask
-            low = node.low
             for h in hands:
-                if h & (low if h <= SHORT_MASK else em):
+                if node.matching(h):
                     return
         elif kind is LEAD:
             tile = action.tile  # type: ignore[attr-defined]
@@ -401,10 +404,8 @@ class LineState(State[LineOptions]):
         # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
         last = self._node
         assert last is not None
-        em = last.mask
-        low = last.low
         for h in self._hands:
-            if h & (low if h <= SHORT_MASK else em):
+            if last.matching(h):
                 return
         if not self._can_draw():
             self._finish_blocked(events)
