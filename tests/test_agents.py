@@ -587,6 +587,50 @@ def test_a_hand_played_in_place_is_the_hand_played_by_steps(game: str) -> None:
             assert view(in_place, seat).to_json() == view(stepped, seat).to_json()
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_views_nobody_kept_read_the_same_as_new_ones_and_kept_ones_never_change(game: str) -> None:
+    """play_hand may refill a view the agent kept no reference to: whatever an agent reads
+    (history, layout, facts, hand), at whichever turns, is what a new view of each position
+    shows, and a view an agent did keep does not change afterwards."""
+    players = get_game(game).default_players
+    for seed in (5, 6):
+        logs: list[list[Any]] = [[], []]
+        kept: list[tuple[View, dict[str, Any]]] = []
+        histories: list[tuple[int | None, list[Any]]] = []  # what a seat read, in both runs
+
+        class Reader(RandomAgent):
+            def __init__(self, seed: int, log: list[Any], keep: bool) -> None:
+                super().__init__(seed)
+                self.log = log
+                self.keep = keep
+                self.turns = 0
+
+            def act(self, v: View) -> Action:
+                self.turns += 1
+                if self.turns % 3 == 0:  # some of its turns read everything
+                    self.log.append(v.to_json())
+                    histories.append((v.seat, [(t.seat, t.action, t.events) for t in v.history]))  # noqa: B023
+                elif self.turns % 3 == 1:  # some read a part; the rest read only legal
+                    self.log.append((v.seat, len(v.history), v.hand, v.hand_sizes))
+                if self.keep and self.turns % 4 == 0:
+                    kept.append((v, v.to_json()))  # noqa: B023 (this seed's hands)
+                return super().act(v)
+
+        finals = [
+            play_hand(
+                new_hand(game, players, seed),
+                [Reader(10 * seed + s, logs[k], keep=k == 0) for s in range(players)],
+                on_step=None if k == 0 else (lambda *_: None),  # new views at every step
+            )
+            for k in (0, 1)
+        ]
+        assert logs[0] == logs[1] and logs[0]
+        assert finals[0].replay() == finals[1].replay()
+        assert kept and all(v.to_json() == then for v, then in kept)
+        for seat, history in histories:  # each a prefix of the seat's redacted hand
+            assert history and history == redacted_replay(finals[0], seat)[: len(history)]
+
+
 def redacted_replay(state: State, seat: int | None) -> list[tuple[int, Action, tuple[Any, ...]]]:
     """The definition of what ``seat`` saw: every turn of the full history with the action
     hidden unless ``seat`` took it, and every event as ``redact(seat)`` shows it."""

@@ -201,7 +201,7 @@ class State(Generic[OptionsT]):
         self._turns = None
         self._turns_ok = True
         self._pub = None
-        self._own = (None,) * self._players
+        self._own = (None,) * (self._players + 1)
 
     def _clone(self) -> State[OptionsT]:
         """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
@@ -272,22 +272,20 @@ class State(Generic[OptionsT]):
             legal = self._legal = self._compute_legal()
         new = self._child()
         new._legal = legal
-        new._turns = self._turns
-        new._turns_ok = self._turns_ok
         new._pub = self._pub
-        new._own = self._own
+        new._own = own = self._own
+        if own is None:  # no seat's history known: keep the full one if that is
+            new._turns = self._turns
+            new._turns_ok = self._turns_ok
         return new, new._act_in_place(action)
 
     def _private(self) -> State[OptionsT]:
         """A copy of this position that :meth:`_act_in_place` changes in place, its history and
         every seat's known: a runner that holds no position in between (``play_hand``) plays
         a whole hand on one, as :meth:`playout` does, instead of a new state a step."""
-        self._history()
         self._seat_history(None)
         new = self._child()
         new._legal = self._legal
-        new._turns = self._turns
-        new._turns_ok = True
         new._pub = self._pub
         new._own = self._own
         return new
@@ -462,12 +460,22 @@ class State(Generic[OptionsT]):
 
     def _history(self) -> Turns:
         """The persistent list of turns, computed once per state and shared with its
-        descendants: only the actions since the nearest ancestor that knows its history are
+        descendants. A state that keeps every seat's history (played by steps or in place)
+        merges the spectator's list with the full forms of the turns that hid something;
+        otherwise only the actions since the nearest ancestor that knows its history are
         carried out again (one transition each), never the whole hand."""
         if self._turns_ok:
             return self._turns
+        own = self._own
+        if own is not None:
+            turns: Turns = None
+            for item in seat_history(self._pub, own[-1]):
+                turns = (turns, item)
+            self._turns = turns
+            self._turns_ok = True  # kept up to date from here by moves in place
+            return turns
         start, steps = self._catch_up(_knows_turns)
-        turns = start._turns
+        turns = start._history()
         cur = start
         for target, actions in steps:
             for a in actions:
@@ -641,7 +649,7 @@ def newest(cells: Any, k: int) -> list[Any]:
 
 
 def _knows_turns(s: State[Any]) -> bool:
-    return s._turns_ok
+    return s._turns_ok or s._own is not None
 
 
 def _knows_seats(s: State[Any]) -> bool:
@@ -685,17 +693,33 @@ def _split(
 ) -> tuple[Turns, tuple[Owned, ...]]:
     """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
     saw more of it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that
-    saw all of it, as the actor of a draw or a discard does).
+    saw all of it, as the actor of a draw or a discard does); ``(ply, item)`` always to the
+    last list, the full forms from which :meth:`State._history` merges the whole history.
 
     An event redacts to itself for whoever it hides nothing from (see :meth:`Event.redact`):
     one the spectator sees whole every seat sees whole, and a seat that gets the event itself
     where the spectator does not saw more."""
     who, action, events = item
     shown = action.redacted() if _kind_hides(type(action)) else action
-    seen = tuple([e.redact(None) for e in events])
-    # The usual cases: each event that hides something names the one seat that sees it (a
-    # draw, a discard, the others' draws after a 15). Then only those seats, and the actor of
-    # a hidden action, saw more.
+    whole = (ply, item)
+    lists: list[Any] = list(own)
+    n = len(lists) - 1  # the seats; the last list is the full forms
+    lists[n] = (lists[n], whole)
+    if len(events) == 1:  # the usual turn: one event (a draw, a discard)
+        e = events[0]
+        p = e.redact(None)
+        seen: tuple[Event, ...] = events if p is e else (p,)
+        v = -2 if p is e else e.sole_viewer()
+        if v is not None:
+            k = who if v == -2 else v
+            if k == who or shown is action:  # that seat sees the turn whole
+                lists[k] = (lists[k], whole)
+                return (pub, (who, shown, seen)), tuple(lists)
+    else:
+        seen = tuple([e.redact(None) for e in events])
+    # Each event that hides something names the one seat that sees it (a draw, a discard,
+    # the others' draws after a 15): only those seats, and the actor of a hidden action, saw
+    # more.
     viewer = -2  # the one seat that sees the hidden events (-2: none yet, -1: several)
     viewers: list[int] | None = None  # every such seat, once there are several
     for i in range(len(events)):
@@ -714,11 +738,10 @@ def _split(
                     viewer = -1
                 if v not in viewers:
                     viewers.append(v)
-    lists: list[Any] = list(own)
     if viewer >= 0 or viewer == -2:
         k = who if viewer == -2 else viewer
         if k == who or shown is action:  # that seat sees the turn whole
-            lists[k] = (lists[k], (ply, item))
+            lists[k] = (lists[k], whole)
             return (pub, (who, shown, seen)), tuple(lists)
         viewers = [k]
     if viewers is not None:
@@ -726,7 +749,7 @@ def _split(
             viewers.append(who)
         for k in viewers:
             mine = action if who == k else shown
-            whole = mine is action
+            all_of_it = mine is action
             shows = list(seen)
             for i in range(len(events)):
                 e = events[i]
@@ -734,14 +757,14 @@ def _split(
                     if e.sole_viewer() == k:
                         shows[i] = e
                     else:
-                        whole = False
-            form = item if whole else (who, mine, tuple(shows))
-            lists[k] = (lists[k], (ply, form))
+                        all_of_it = False
+            form = whole if all_of_it else (ply, (who, mine, tuple(shows)))
+            lists[k] = (lists[k], form)
         return (pub, (who, shown, seen)), tuple(lists)
-    for k in range(len(lists)):
+    for k in range(n):
         mine = action if who == k else shown
         more = mine is not shown and mine != shown
-        whole = mine is action
+        all_of_it = mine is action
         forms: list[Event] | None = None
         for i in range(len(events)):
             e = events[i]
@@ -750,17 +773,19 @@ def _split(
                 continue
             r = e.redact(k)
             if r is p or (r is not e and r == p):
-                whole = False
+                all_of_it = False
                 continue
             if r is not e:
-                whole = False
+                all_of_it = False
             if forms is None:
                 forms = list(seen)
             forms[i] = r
             more = True
         if more:
-            form = item if whole else (who, mine, seen if forms is None else tuple(forms))
-            lists[k] = (lists[k], (ply, form))
+            form = (
+                whole if all_of_it else (ply, (who, mine, seen if forms is None else tuple(forms)))
+            )
+            lists[k] = (lists[k], form)
     return (pub, (who, shown, seen)), tuple(lists)
 
 

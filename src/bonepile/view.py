@@ -36,6 +36,28 @@ _LAST_NAME: Final[list[str]] = [""]
 """The game :meth:`View.of` saw last, and its name."""
 
 
+def _name(game: Any) -> str:
+    """The game's name (a Game is a Python object: its name costs an attribute lookup)."""
+    if game is _LAST_GAME[0]:
+        return _LAST_NAME[0]
+    name: str = game.name
+    _LAST_NAME[0] = name
+    _LAST_GAME[0] = game
+    return name
+
+
+def _legal(state: State[Any], seat: int | None, actor: int | None) -> tuple[Action, ...]:
+    """The actor's legal actions in its own view; nothing in any other."""
+    if seat is not None and actor is not None and seat == actor:
+        return state.legal_actions()
+    return ()
+
+
+def _revealed(state: State[Any]) -> tuple[tuple[Tile, ...], ...]:
+    """Every hand, face up (once the hand is over)."""
+    return tuple(state.hand(k) for k in range(state._players))
+
+
 class ViewError(BonepileError):
     """A view's JSON that is not a view of the game it names."""
 
@@ -115,10 +137,12 @@ class View:
         "_revealed",
         "_scores_before",
         "_seat",
-        "_seen",
+        "_seen_own",
+        "_seen_pub",
     )
 
-    _seen: tuple[Any, Any] | None
+    _seen_pub: Any
+    _seen_own: Any
     _decode: type[State[Any]] | None
     _hand: tuple[Tile, ...] | None
     _history: tuple[Turn, ...] | None
@@ -179,7 +203,8 @@ class View:
         self._hand = tuple(hand)
         self._mask = 0
         self._decode = None
-        self._seen = None
+        self._seen_pub = None
+        self._seen_own = None
         self._history = tuple(history)
         self._lkey = None
         self._fkey = None
@@ -189,44 +214,61 @@ class View:
         """The view of ``state`` for ``seat``; see :func:`view`. The hand is decoded from the
         seat's mask, the layout and facts built from the state's public values, and the history
         merged from the state's two lists only when first read."""
-        n = state._players
-        hands = state._hands
         result = state._result
         actor = state._actor
-        game = state._game
-        if game is _LAST_GAME[0]:
-            name = _LAST_NAME[0]
-        else:  # a Game is a Python object: its name costs an attribute lookup
-            name = _LAST_NAME[0] = game.name
-            _LAST_GAME[0] = game
         v = View(
-            game=name,
+            game=_name(state._game),
             options=state._options,
-            players=n,
+            players=state._players,
             seat=seat,
             hand=(),
             hand_sizes=state._hand_sizes(),
             boneyard_size=len(state._bone) - state._bpos,
             layout=None,
             actor=actor,
-            legal=state.legal_actions()
-            if seat is not None and actor is not None and seat == actor
-            else (),
+            legal=_legal(state, seat, actor),
             scores_before=state._scores_before,
             leader=state._leader,
             result=result,
             public=None,
             history=(),
-            revealed=None if result is None else tuple(state.hand(k) for k in range(n)),
+            revealed=None if result is None else _revealed(state),
         )
-        v._hand = None
-        v._mask = hands[seat] if seat is not None else 0
-        v._decode = type(state)
-        v._history = None
-        v._seen = state._seat_history(seat)
-        v._lkey = state._layout_key()
-        v._fkey = state._facts_key()
+        v._keep(state, seat)
         return v
+
+    def _refill(self, state: State[Any], seat: int | None) -> None:
+        """Make this view what :meth:`of` gives for ``state`` and ``seat``, in place: for a
+        runner whose agent kept no reference to the view it was given (see
+        :func:`~bonepile.agents.base.play_hand`), which saves a new view's cost."""
+        result = state._result
+        actor = state._actor
+        self._game = _name(state._game)
+        self._options = state._options
+        self._players = state._players
+        self._seat = seat
+        self._hand_sizes = state._hand_sizes()
+        self._boneyard_size = len(state._bone) - state._bpos
+        self._layout = None
+        self._actor = actor
+        self._legal = _legal(state, seat, actor)
+        self._scores_before = state._scores_before
+        self._leader = state._leader
+        self._result = result
+        self._public = None
+        self._revealed = None if result is None else _revealed(state)
+        self._keep(state, seat)
+
+    def _keep(self, state: State[Any], seat: int | None) -> None:
+        """Keep what the view builds late from: the seat's mask, the state's class, its two
+        history lists as this seat sees them and its layout and facts keys."""
+        self._hand = None
+        self._mask = state._hands[seat] if seat is not None else 0
+        self._decode = type(state)
+        self._history = None
+        self._seen_pub, self._seen_own = state._seat_history(seat)
+        self._lkey = state._layout_key()
+        self._fkey = state._facts_key()
 
     @property
     def game(self) -> str:
@@ -324,11 +366,9 @@ class View:
         """The hand so far, as this seat saw it (others' draws and discards hidden)."""
         h = self._history
         if h is None:
-            seen = self._seen
-            assert seen is not None
-            turns = seat_history(seen[0], seen[1])
+            turns = seat_history(self._seen_pub, self._seen_own)
             h = self._history = tuple([Turn(s, a, e) for s, a, e in turns])
-            self._seen = None
+            self._seen_pub = self._seen_own = None
         return h
 
     # ----------------------------------------------------------------- values

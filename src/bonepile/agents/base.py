@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from sys import getrefcount
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -63,10 +64,21 @@ def play_hand(
         # Nobody sees the positions in between: play on one private state, changed in place.
         state = state._private()
         acts = [agent.act for agent in agents]  # looked up once a hand, not once a move
-        turn = state._actor
-        while turn is not None:
-            state._act_in_place(acts[turn](View.of(state, turn)))
+        first = state._actor
+        assert first is not None
+        mover: int = first
+        v = View.of(state, mover)
+        alone = getrefcount(v)  # the count of a view nobody else holds
+        while True:
+            state._act_in_place(acts[mover](v))
             turn = state._actor
+            if turn is None:
+                break
+            mover = turn
+            if getrefcount(v) == alone:
+                v._refill(state, mover)  # nobody kept it: refilled, the cost of a new view saved
+            else:
+                v = View.of(state, mover)
     while state.actor is not None:
         seat = state.actor
         v = View.of(state, seat)  # view(state, seat), its seat known good
