@@ -75,6 +75,7 @@ class State(Generic[OptionsT]):
         "_result",
         "_root",
         "_scores_before",
+        "_scratch",
         "_seed",
         "_turns",
         "_turns_ok",
@@ -101,6 +102,7 @@ class State(Generic[OptionsT]):
     _own: tuple[Owned, ...] | None
     _turns: Turns
     _turns_ok: bool
+    _scratch: list[Event] | None  # the list a state played in place collects each turn's events in
 
     # ----------------------------------------------------------------- read-only attributes
     @property
@@ -165,6 +167,7 @@ class State(Generic[OptionsT]):
                 values[name] = getattr(self, name)
         values.update(getattr(self, "__dict__", {}))
         values["_prev"] = None
+        values["_scratch"] = None
         return (_restore, (type(self), values))
 
     # ----------------------------------------------------------------- construction helpers
@@ -202,6 +205,7 @@ class State(Generic[OptionsT]):
         self._turns_ok = True
         self._pub = None
         self._own = (None,) * (self._players + 1)
+        self._scratch = None
 
     def _clone(self) -> State[OptionsT]:
         """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
@@ -220,6 +224,7 @@ class State(Generic[OptionsT]):
         new._turns_ok = False
         new._pub = None
         new._own = None
+        new._scratch = None
         return new
 
     def _copy_base(self, new: State[OptionsT]) -> None:
@@ -302,22 +307,21 @@ class State(Generic[OptionsT]):
         seat = self._actor
         assert seat is not None
         ply = self._ply
-        events: list[Event] = []
+        events = self._scratch
+        if events is None:
+            events = self._scratch = []
         self._legal = None
         self._moves = (self._moves, action)
         self._ply = ply + 1
         self._do(action, events)
         done = tuple(events)
+        events.clear()  # kept for the next turn (a new list a turn cost more than the rules)
         item = (seat, action, done)
         if self._turns_ok:
             self._turns = (self._turns, item)
         own = self._own
-        if own is None:
-            pass  # worked out when first asked for (see _seat_history)
-        elif _hides(action, done):
-            self._pub, self._own = _split(self._pub, own, item, ply)
-        else:
-            self._pub = (self._pub, item)
+        if own is not None:  # else worked out when first asked for (see _seat_history)
+            self._pub, self._own = _record(self._pub, own, item, ply)
         return done
 
     def playout(self, rng: random.Random) -> State[OptionsT]:
@@ -535,10 +539,7 @@ class State(Generic[OptionsT]):
             ply = start._ply
             for target, actions in steps:
                 for item in newest(target._history(), len(actions)):
-                    if _hides(item[1], item[2]):
-                        pub, owns = _split(pub, owns, item, ply)
-                    else:
-                        pub = (pub, item)
+                    pub, owns = _record(pub, owns, item, ply)
                     ply += 1
                 target._pub = pub
                 target._own = owns
@@ -664,59 +665,79 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
     return state
 
 
-_HIDING: Final[dict[type, bool]] = {}
-"""Per action or event class: whether it overrides ``redacted``/``redact`` (may hide)."""
+_REDACTS: Final[dict[type, bool]] = {}
+"""Per action class: whether it overrides :meth:`Action.redacted` (actions are plain Python
+objects: asking the class costs less than calling the method)."""
 
 
-def _kind_hides(kind: type[Any]) -> bool:
-    hides = _HIDING.get(kind)
-    if hides is None:
-        if issubclass(kind, Action):
-            hides = kind.redacted is not Action.redacted
-        else:
-            hides = kind.redact is not Event.redact
-        _HIDING[kind] = hides
-    return hides
+def _redacts(kind: type[Any]) -> bool:
+    redacts = _REDACTS.get(kind)
+    if redacts is None:
+        redacts = _REDACTS[kind] = kind.redacted is not Action.redacted
+    return redacts
 
 
-def _hides(action: Action, events: tuple[Event, ...]) -> bool:
-    """True when the turn may show some seat less than it shows its actor: its action or one
-    of its events is of a class that redacts (a turn that hides nothing after all is split
-    into equal forms, which is only slower)."""
-    if _kind_hides(type(action)):
-        return True
-    return any(_kind_hides(type(e)) for e in events)
+def _record(
+    pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
+) -> tuple[Turns, tuple[Owned, ...]]:
+    """Add turn ``item`` (the ``ply``-th) to the spectator's list ``pub`` and, when it hid
+    something from the spectator, to the lists of the seats that saw more (see
+    :func:`_split`). A turn whose action and events the spectator sees whole is public: a
+    seat never sees less than a spectator."""
+    action = item[1]
+    events = item[2]
+    shown = action.redacted() if _redacts(type(action)) else action
+    if len(events) == 1:  # the usual turn
+        e = events[0]
+        p = e.redact(None)
+        if p is e:
+            if shown is action:
+                return (pub, item), own
+            return _split(pub, own, item, ply, shown, events)
+        return _split(pub, own, item, ply, shown, (p,))
+    seen = tuple([e.redact(None) for e in events])
+    if shown is action and all(seen[i] is events[i] for i in range(len(events))):
+        return (pub, item), own
+    return _split(pub, own, item, ply, shown, seen)
 
 
 def _split(
-    pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
+    pub: Turns,
+    own: tuple[Owned, ...],
+    item: tuple[int, Action, tuple[Event, ...]],
+    ply: int,
+    shown: Action,
+    seen: tuple[Event, ...],
 ) -> tuple[Turns, tuple[Owned, ...]]:
-    """Add a turn that hides something: its spectator's form to ``pub``, and to each seat that
-    saw more of it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that
-    saw all of it, as the actor of a draw or a discard does); ``(ply, item)`` always to the
-    last list, the full forms from which :meth:`State._history` merges the whole history.
+    """Add a turn that hides something (``shown`` and ``seen``: its action and events as the
+    spectator sees them): the spectator's form to ``pub``, and to each seat that saw more of
+    it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that saw all of
+    it, as the actor of a draw or a discard does); ``(ply, item)`` always to the last list,
+    the full forms from which :meth:`State._history` merges the whole history.
 
     An event redacts to itself for whoever it hides nothing from (see :meth:`Event.redact`):
     one the spectator sees whole every seat sees whole, and a seat that gets the event itself
     where the spectator does not saw more."""
     who, action, events = item
-    shown = action.redacted() if _kind_hides(type(action)) else action
     whole = (ply, item)
-    lists: list[Any] = list(own)
-    n = len(lists) - 1  # the seats; the last list is the full forms
-    lists[n] = (lists[n], whole)
     if len(events) == 1:  # the usual turn: one event (a draw, a discard)
         e = events[0]
-        p = e.redact(None)
-        seen: tuple[Event, ...] = events if p is e else (p,)
-        v = -2 if p is e else e.sole_viewer()
+        v = -2 if seen[0] is e else e.sole_viewer()
         if v is not None:
             k = who if v == -2 else v
             if k == who or shown is action:  # that seat sees the turn whole
+                if len(own) == 3:  # two seats, without a list in between
+                    cell = (own[k], whole)
+                    full = (own[2], whole)
+                    both = (cell, own[1], full) if k == 0 else (own[0], cell, full)
+                    return (pub, (who, shown, seen)), both
+                lists: list[Any] = list(own)
                 lists[k] = (lists[k], whole)
+                lists[-1] = (lists[-1], whole)
                 return (pub, (who, shown, seen)), tuple(lists)
-    else:
-        seen = tuple([e.redact(None) for e in events])
+    lists = list(own)
+    n = len(lists) - 1  # the seats; the last list is the full forms
+    lists[n] = (lists[n], whole)
     # Each event that hides something names the one seat that sees it (a draw, a discard,
     # the others' draws after a 15): only those seats, and the actor of a hidden action, saw
     # more.
