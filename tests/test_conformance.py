@@ -400,7 +400,10 @@ class ShowsDraws(ProxyState):
         return cells
 
     def _seat_history(self, seat: int | None) -> Any:
-        return self.public_history(seat), None
+        cells = None  # the spectator's list, (previous, seat, action, events) cells
+        for who, action, events in self.inner.replay():
+            cells = (cells, who, action, events)
+        return cells, None
 
 
 class LosesATile(ProxyState):

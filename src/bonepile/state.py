@@ -34,6 +34,10 @@ Moves = tuple[Any, Action] | None
 Turns = tuple[Any, tuple[int, Action, tuple[Event, ...]]] | None
 """A persistent list of the hand's turns: ``(previous, (seat, action, events))`` cells."""
 
+Public = tuple[Any, int, Action, tuple[Event, ...]] | None
+"""A persistent list of the turns as a spectator saw them: ``(previous, seat, action, events)``
+cells, one tuple a turn (most turns are public: recorded at the cost of one cell)."""
+
 Owned = tuple[Any, tuple[int, tuple[int, Action, tuple[Event, ...]]]] | None
 """A persistent list of ``(turn index, turn)``: the turns one seat saw more of."""
 
@@ -98,7 +102,7 @@ class State(Generic[OptionsT]):
     _root: State[OptionsT] | None
     _prev: State[OptionsT] | None
     _ply: int
-    _pub: Turns
+    _pub: Public
     _own: tuple[Owned, ...] | None
     _turns: Turns
     _turns_ok: bool
@@ -316,12 +320,11 @@ class State(Generic[OptionsT]):
         self._do(action, events)
         done = tuple(events)
         events.clear()  # kept for the next turn (a new list a turn cost more than the rules)
-        item = (seat, action, done)
         if self._turns_ok:
-            self._turns = (self._turns, item)
+            self._turns = (self._turns, (seat, action, done))
         own = self._own
         if own is not None:  # else worked out when first asked for (see _seat_history)
-            self._pub, self._own = _record(self._pub, own, item, ply)
+            self._pub, self._own = _record(self._pub, own, seat, action, done, ply)
         return done
 
     def playout(self, rng: random.Random) -> State[OptionsT]:
@@ -416,12 +419,17 @@ class State(Generic[OptionsT]):
         """How many tiles ``seat`` holds."""
         return self._hands[seat].bit_count()
 
-    def _hand_sizes(self) -> tuple[int, ...]:
-        """Every seat's hand size, as a view shows them."""
+    def _sizes(self) -> int:
+        """Every seat's hand size, 8 bits a seat (seat k's at bit 8k: no hand holds 256
+        tiles), as a view keeps them: a machine integer up to 7 seats, where a tuple would be
+        an object a move (most agents never read them)."""
         hands = self._hands
-        if len(hands) == 2:  # the most played count, without a list in between
-            return (count(hands[0]), count(hands[1]))
-        return tuple([count(h) for h in hands])
+        if len(hands) == 2:  # the most played count
+            return count(hands[0]) | count(hands[1]) << 8
+        packed = 0
+        for k in range(len(hands)):
+            packed |= count(hands[k]) << (8 * k)
+        return packed
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -524,7 +532,7 @@ class State(Generic[OptionsT]):
             cells = (cells, item)
         return cells
 
-    def _seat_history(self, seat: int | None) -> tuple[Turns, Owned]:
+    def _seat_history(self, seat: int | None) -> tuple[Public, Owned]:
         """What ``seat`` saw, as two persistent lists: every turn as a spectator saw it, and
         ``(turn index, turn)`` for the turns that seat saw more of (its own draws and
         discards). :meth:`step` keeps both up to date at the cost of a cell or two a turn; a
@@ -539,7 +547,7 @@ class State(Generic[OptionsT]):
             ply = start._ply
             for target, actions in steps:
                 for item in newest(target._history(), len(actions)):
-                    pub, owns = _record(pub, owns, item, ply)
+                    pub, owns = _record(pub, owns, item[0], item[1], item[2], ply)
                     ply += 1
                 target._pub = pub
                 target._own = owns
@@ -678,37 +686,40 @@ def _redacts(kind: type[Any]) -> bool:
 
 
 def _record(
-    pub: Turns, own: tuple[Owned, ...], item: tuple[int, Action, tuple[Event, ...]], ply: int
-) -> tuple[Turns, tuple[Owned, ...]]:
-    """Add turn ``item`` (the ``ply``-th) to the spectator's list ``pub`` and, when it hid
-    something from the spectator, to the lists of the seats that saw more (see
-    :func:`_split`). A turn whose action and events the spectator sees whole is public: a
-    seat never sees less than a spectator."""
-    action = item[1]
-    events = item[2]
+    pub: Public,
+    own: tuple[Owned, ...],
+    seat: int,
+    action: Action,
+    events: tuple[Event, ...],
+    ply: int,
+) -> tuple[Public, tuple[Owned, ...]]:
+    """Add the ``ply``-th turn (``seat`` took ``action``, which caused ``events``) to the
+    spectator's list ``pub`` and, when it hid something from the spectator, to the lists of
+    the seats that saw more (see :func:`_split`). A turn whose action and events the
+    spectator sees whole is public: a seat never sees less than a spectator."""
     shown = action.redacted() if _redacts(type(action)) else action
     if len(events) == 1:  # the usual turn
         e = events[0]
         p = e.redact(None)
         if p is e:
             if shown is action:
-                return (pub, item), own
-            return _split(pub, own, item, ply, shown, events)
-        return _split(pub, own, item, ply, shown, (p,))
+                return (pub, seat, action, events), own
+            return _split(pub, own, (seat, action, events), ply, shown, events)
+        return _split(pub, own, (seat, action, events), ply, shown, (p,))
     seen = tuple([e.redact(None) for e in events])
     if shown is action and all(seen[i] is events[i] for i in range(len(events))):
-        return (pub, item), own
-    return _split(pub, own, item, ply, shown, seen)
+        return (pub, seat, action, events), own
+    return _split(pub, own, (seat, action, events), ply, shown, seen)
 
 
 def _split(
-    pub: Turns,
+    pub: Public,
     own: tuple[Owned, ...],
     item: tuple[int, Action, tuple[Event, ...]],
     ply: int,
     shown: Action,
     seen: tuple[Event, ...],
-) -> tuple[Turns, tuple[Owned, ...]]:
+) -> tuple[Public, tuple[Owned, ...]]:
     """Add a turn that hides something (``shown`` and ``seen``: its action and events as the
     spectator sees them): the spectator's form to ``pub``, and to each seat that saw more of
     it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that saw all of
@@ -730,11 +741,11 @@ def _split(
                     cell = (own[k], whole)
                     full = (own[2], whole)
                     both = (cell, own[1], full) if k == 0 else (own[0], cell, full)
-                    return (pub, (who, shown, seen)), both
+                    return (pub, who, shown, seen), both
                 lists: list[Any] = list(own)
                 lists[k] = (lists[k], whole)
                 lists[-1] = (lists[-1], whole)
-                return (pub, (who, shown, seen)), tuple(lists)
+                return (pub, who, shown, seen), tuple(lists)
     lists = list(own)
     n = len(lists) - 1  # the seats; the last list is the full forms
     lists[n] = (lists[n], whole)
@@ -763,7 +774,7 @@ def _split(
         k = who if viewer == -2 else viewer
         if k == who or shown is action:  # that seat sees the turn whole
             lists[k] = (lists[k], whole)
-            return (pub, (who, shown, seen)), tuple(lists)
+            return (pub, who, shown, seen), tuple(lists)
         viewers = [k]
     if viewers is not None:
         if shown is not action and shown != action and who not in viewers:
@@ -781,7 +792,7 @@ def _split(
                         all_of_it = False
             form = whole if all_of_it else (ply, (who, mine, tuple(shows)))
             lists[k] = (lists[k], form)
-        return (pub, (who, shown, seen)), tuple(lists)
+        return (pub, who, shown, seen), tuple(lists)
     for k in range(n):
         mine = action if who == k else shown
         more = mine is not shown and mine != shown
@@ -807,12 +818,17 @@ def _split(
                 whole if all_of_it else (ply, (who, mine, seen if forms is None else tuple(forms)))
             )
             lists[k] = (lists[k], form)
-    return (pub, (who, shown, seen)), tuple(lists)
+    return (pub, who, shown, seen), tuple(lists)
 
 
-def seat_history(pub: Turns, own: Owned) -> list[tuple[int, Action, tuple[Event, ...]]]:
+def seat_history(pub: Public, own: Owned) -> list[tuple[int, Action, tuple[Event, ...]]]:
     """Merge the two lists of :meth:`State._seat_history` into one seat's turns."""
-    items = unroll(pub)
+    items: list[tuple[int, Action, tuple[Event, ...]]] = []
+    cell: Any = pub
+    while cell is not None:
+        cell, who, action, events = cell
+        items.append((who, action, events))
+    items.reverse()
     for ply, item in unroll(own):
         items[ply] = item
     return items

@@ -139,6 +139,7 @@ class View:
         "_seat",
         "_seen_own",
         "_seen_pub",
+        "_sizes",
     )
 
     _seen_pub: Any
@@ -151,7 +152,8 @@ class View:
     _options: Any
     _players: int
     _seat: int | None
-    _hand_sizes: tuple[int, ...]
+    _hand_sizes: tuple[int, ...] | None
+    _sizes: int
     _boneyard_size: int
     _layout: Layout | BoardLayout | None
     _lkey: Any
@@ -191,6 +193,7 @@ class View:
         self._players = players
         self._seat = seat
         self._hand_sizes = hand_sizes
+        self._sizes = 0
         self._boneyard_size = boneyard_size
         self._layout = layout
         self._actor = actor
@@ -222,7 +225,7 @@ class View:
             players=state._players,
             seat=seat,
             hand=(),
-            hand_sizes=state._hand_sizes(),
+            hand_sizes=(),
             boneyard_size=len(state._bone) - state._bpos,
             layout=None,
             actor=actor,
@@ -247,7 +250,6 @@ class View:
         self._options = state._options
         self._players = state._players
         self._seat = seat
-        self._hand_sizes = state._hand_sizes()
         self._boneyard_size = len(state._bone) - state._bpos
         self._layout = None
         self._actor = actor
@@ -260,9 +262,12 @@ class View:
         self._keep(state, seat)
 
     def _keep(self, state: State[Any], seat: int | None) -> None:
-        """Keep what the view builds late from: the seat's mask, the state's class, its two
-        history lists as this seat sees them and its layout and facts keys."""
+        """Keep what the view builds late from: the hand sizes packed, the seat's mask, the
+        state's class, its two history lists as this seat sees them and its layout and facts
+        keys."""
         self._hand = None
+        self._hand_sizes = None
+        self._sizes = state._sizes()
         self._mask = state._hands[seat] if seat is not None else 0
         self._decode = type(state)
         self._history = None
@@ -293,7 +298,13 @@ class View:
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many tiles each seat holds."""
-        return self._hand_sizes
+        sizes = self._hand_sizes
+        if sizes is None:  # unpacked when first read (see State._sizes)
+            packed = self._sizes
+            sizes = self._hand_sizes = tuple(
+                [packed >> (8 * k) & 255 for k in range(self._players)]
+            )
+        return sizes
 
     @property
     def boneyard_size(self) -> int:

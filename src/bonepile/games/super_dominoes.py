@@ -734,8 +734,12 @@ class SuperState(State[SuperDominoesOptions]):
         self._end_hand(result, events)
 
     # ----------------------------------------------------------------- public views
-    def _hand_sizes(self) -> tuple[int, ...]:
-        return tuple([count_large(h) for h in self._hands])
+    def _sizes(self) -> int:
+        hands = self._hands
+        packed = 0
+        for k in range(len(hands)):
+            packed |= count_large(hands[k]) << (8 * k)
+        return packed
 
     @property
     def layout(self) -> Layout:
