@@ -340,7 +340,7 @@ class Drew(Event):
         by_cause = _HIDDEN_DREW.get(self.cause)
         if by_cause is None:
             by_cause = _HIDDEN_DREW[self.cause] = {}
-        key = self.seat << 16 | self.count
+        key = self.count << 6 | self.seat  # seats < 64: a small int (no object) for small counts
         hidden = by_cause.get(key)
         if hidden is None:
             if len(by_cause) > 10_000:

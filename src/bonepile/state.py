@@ -262,7 +262,7 @@ class State(Generic[OptionsT]):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
+        if not _holds(legal, action):
             raise self._illegal(action)
         new = self._child()
         new._moves = (self._moves, action)
@@ -306,7 +306,7 @@ class State(Generic[OptionsT]):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
+        if not _holds(legal, action):
             raise self._illegal(action)
         seat = self._actor
         assert seat is not None
@@ -574,18 +574,19 @@ class State(Generic[OptionsT]):
         raise NotImplementedError
 
     # ----------------------------------------------------------------- what a view builds late
-    def _layout_key(self) -> Any:
-        """Public values from which :meth:`_layout_of` builds this position's layout: a view
-        keeps them, and builds the layout only if it is read (most agents never read it).
+    def _layout_key(self) -> tuple[Any, Any]:
+        """Two public values from which :meth:`_layout_of` builds this position's layout: a
+        view keeps them, and builds the layout only if it is read (most agents never read
+        it); two, as a pair costs no tuple where both sides are compiled.
 
         They must say nothing a spectator could not see, and must not change when this state
-        changes in place (persistent lists, tuples). The default is the layout itself; a game
-        whose layout costs more than its parts overrides both."""
-        return self.layout
+        changes in place (persistent lists, tuples). The default is the layout itself (and
+        ``None``); a game whose layout costs more than its parts overrides both."""
+        return self.layout, None
 
     @staticmethod
-    def _layout_of(key: Any) -> Layout | BoardLayout:
-        """The layout from :meth:`_layout_key`'s values."""
+    def _layout_of(key: Any, more: Any) -> Layout | BoardLayout:
+        """The layout from :meth:`_layout_key`'s two values."""
         layout: Layout | BoardLayout = key
         return layout
 
@@ -655,6 +656,15 @@ def newest(cells: Any, k: int) -> list[Any]:
         out.append(item)
     out.reverse()
     return out
+
+
+def _holds(legal: tuple[Action, ...], action: Action) -> bool:
+    """``action in legal``, looking for the very object first (the rules hand out interned
+    actions, and an agent picks one of them: a compare of each other action costs more)."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 def _knows_turns(s: State[Any]) -> bool:

@@ -129,6 +129,7 @@ class View:
         "_leader",
         "_legal",
         "_lkey",
+        "_lkey2",
         "_mask",
         "_options",
         "_players",
@@ -157,6 +158,7 @@ class View:
     _boneyard_size: int
     _layout: Layout | BoardLayout | None
     _lkey: Any
+    _lkey2: Any
     _fkey: Any
     _actor: int | None
     _legal: tuple[Action, ...]
@@ -210,6 +212,7 @@ class View:
         self._seen_own = None
         self._history = tuple(history)
         self._lkey = None
+        self._lkey2 = None
         self._fkey = None
 
     @classmethod
@@ -272,7 +275,7 @@ class View:
         self._decode = type(state)
         self._history = None
         self._seen_pub, self._seen_own = state._seat_history(seat)
-        self._lkey = state._layout_key()
+        self._lkey, self._lkey2 = state._layout_key()
         self._fkey = state._facts_key()
 
     @property
@@ -318,8 +321,8 @@ class View:
         if layout is None:
             # the state class's own, looked up by name (not bound when compiled)
             build = getattr(self._decode, "_layout_of")  # noqa: B009
-            layout = self._layout = build(self._lkey)
-            self._lkey = None
+            layout = self._layout = build(self._lkey, self._lkey2)
+            self._lkey = self._lkey2 = None
         return layout
 
     @property

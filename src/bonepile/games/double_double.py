@@ -845,12 +845,12 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
     def layout(self) -> BoardLayout:
         return BoardLayout(self._board, self._placed, self._positions)
 
-    def _layout_key(self) -> tuple[Board, BoardPlaced, tuple[int, ...]]:
-        return (self._board, self._placed, self._positions)
+    def _layout_key(self) -> tuple[Any, Any]:
+        return self._board, (self._placed, self._positions)
 
     @staticmethod
-    def _layout_of(key: tuple[Board, BoardPlaced, tuple[int, ...]]) -> BoardLayout:
-        return BoardLayout(key[0], key[1], key[2])
+    def _layout_of(key: Any, more: Any) -> BoardLayout:
+        return BoardLayout(key, more[0], more[1])
 
     @property
     def facts(self) -> DoubleDoubleFacts:

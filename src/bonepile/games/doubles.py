@@ -374,12 +374,12 @@ class DoublesState(State[DoublesOptions]):
     def layout(self) -> Layout:
         return build_layout("spinner_tree", self._placed, self._ends)
 
-    def _layout_key(self) -> tuple[PlacedList, Ends | None]:
-        return (self._placed, self._ends)
+    def _layout_key(self) -> tuple[Any, Any]:
+        return self._placed, self._ends
 
     @staticmethod
-    def _layout_of(key: tuple[PlacedList, Ends | None]) -> Layout:
-        return build_layout("spinner_tree", key[0], key[1])
+    def _layout_of(key: Any, more: Any) -> Layout:
+        return build_layout("spinner_tree", key, more)
 
     @property
     def facts(self) -> DoublesFacts:

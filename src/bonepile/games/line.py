@@ -469,15 +469,16 @@ class LineState(State[LineOptions]):
     # ----------------------------------------------------------------- public views
     @property
     def layout(self) -> Layout:
-        return self._layout_of(self._layout_key())
-
-    def _layout_key(self) -> tuple[PlacedList, Any]:
         node = self._node
-        return (self._placements(), None if node is None else node.pairs)
+        return build_layout("line", self._placements(), None if node is None else node.pairs)
+
+    def _layout_key(self) -> tuple[Any, Any]:
+        node = self._node
+        return self._placements(), None if node is None else node.pairs
 
     @staticmethod
-    def _layout_of(key: tuple[PlacedList, Any]) -> Layout:
-        return build_layout("line", key[0], key[1])
+    def _layout_of(key: Any, more: Any) -> Layout:
+        return build_layout("line", key, more)
 
     def _placements(self) -> PlacedList:
         """The placements so far, kept per state once asked for and built on the nearest

@@ -745,12 +745,12 @@ class SuperState(State[SuperDominoesOptions]):
     def layout(self) -> Layout:
         return build_layout("fat_spinner", self._placed, self._ends)
 
-    def _layout_key(self) -> tuple[PlacedList, Ends]:
-        return (self._placed, self._ends)
+    def _layout_key(self) -> tuple[Any, Any]:
+        return self._placed, self._ends
 
     @staticmethod
-    def _layout_of(key: tuple[PlacedList, Ends]) -> Layout:
-        return build_layout("fat_spinner", key[0], key[1])
+    def _layout_of(key: Any, more: Any) -> Layout:
+        return build_layout("fat_spinner", key, more)
 
     @property
     def facts(self) -> SuperDominoesFacts:
