@@ -24,6 +24,7 @@ pytest.importorskip("fastapi")
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from bonepile.games import all_games
 from live_server import running_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -562,3 +563,36 @@ def test_keyboard_play(contexts: Any, server: str) -> None:
     page.wait_for_function(
         "() => document.querySelectorAll('.layer-tiles .tile').length >= 1", timeout=15000
     )
+
+
+SMALL_PHONE = {"width": 320, "height": 640}
+"""The narrowest phone in common use (an iPhone SE); many Android phones are 360 wide."""
+
+
+@pytest.mark.browser
+def test_every_page_fits_a_small_phone_without_sideways_scrolling(
+    contexts: Any, server: str
+) -> None:
+    """The front page, a new table's form, the replays, a replay, the rules of every game and
+    a table read on a 320-pixel-wide screen with nothing wider than the screen (a replay's
+    step buttons and a rules page's long option names once pushed the page sideways)."""
+    w = contexts(DESKTOP)
+    page = w.page()
+    page.goto(server + "/")
+    made = new_table_via_api(
+        page, server, {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
+    )
+    page.goto(f"{server}/t/{made['id']}")
+    play_hand(page)
+    small = contexts(SMALL_PHONE).page()
+    paths = ["/", "/new", "/replays", f"/replay/{made['id']}-1", f"/t/{made['id']}"]
+    paths += [f"/rules/{game.name}" for game in all_games()]
+    wide = {}
+    for path in paths:
+        small.goto(server + path)
+        small.wait_for_load_state("networkidle")
+        small.wait_for_timeout(300)
+        width = small.evaluate("() => document.scrollingElement.scrollWidth")
+        if width > SMALL_PHONE["width"]:
+            wide[path] = width
+    assert wide == {}, wide

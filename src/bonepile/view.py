@@ -6,10 +6,11 @@ redacted; ``view(state, None)`` is a spectator's. Agents, UIs, the server and RL
 take a :class:`View`, never a state. When the hand is over, every hand is shown (they are
 counted face up for scoring).
 
-Views are cheap: the seat's hand, the layout and the public facts are built the first time
-they are read, from public values the view keeps (see :meth:`State._layout_key`), and the
-history is two persistent lists the state keeps (every turn as a spectator saw it, and the turns
-this seat saw more of), merged into a tuple when first read, so no view replays the hand.
+Views are cheap: the seat's hand, the hand sizes, the layout and the public facts are built
+the first time they are read, from public values the view keeps (see
+:meth:`State._layout_key`), and the history is two persistent lists the state keeps (every
+turn as a spectator saw it, and the turns this seat saw more of), merged into a tuple when
+first read, so no view replays the hand.
 Nothing reachable from a view holds more than the seat may know: no state, no other hand, no
 hidden tile.
 """

@@ -54,7 +54,9 @@ def play_hand(
     ``on_step(seat, action, events, new_state)`` is called after every action. Agents with
     ``start``/``finish`` methods are told when the hand begins and ends. Without ``on_step``
     nobody sees the positions in between, so the hand is played on one private state changed
-    in place (as :meth:`State.playout` does): the same moves, history and views as step by step.
+    in place (as :meth:`State.playout` does): the same moves, history and views as step by step;
+    and a view the agent kept no reference to is refilled for the next turn instead of a new
+    one made (a view an agent keeps never changes).
     """
     for seat, agent in enumerate(agents):
         begin = _hook(agent, "start")
