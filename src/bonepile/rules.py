@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bonepile.actions import DRAW, PASS, Action, Attach
-from bonepile.masks import bits, mask_pips
+from bonepile.masks import MAX_INDEX, bits, mask_pips
 from bonepile.tiles import TILES as _TILES
 from bonepile.tiles import Tile
 
@@ -24,7 +24,11 @@ PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
 
 
-_ATTACH_SETS: Final[dict[int, tuple[Action, ...]]] = {}
+_ATTACH_SETS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(MAX_INDEX)]
+"""Per anchor tile: its attach sets by mask (keyed by the mask itself, which a hand of a big set
+holds as a Python integer anyway: a key made of both would be a new integer a call)."""
+_CACHED: Final[list[int]] = [0]
+"""How many attach sets are kept, over every anchor (all are dropped past a bound)."""
 _ATTACHES: Final[dict[int, Action]] = {}
 """Every attach made, by tile and anchor index (the action class interns them as well, but a
 call into it costs more than this lookup)."""
@@ -41,12 +45,15 @@ def _attach(t: int, u: int) -> Action:
 def attach_set(u: int, m: int) -> tuple[Action, ...]:
     """The attaches of the tiles in mask ``m`` to the open end on layout tile ``u``, tiles
     ascending (cached: a game meets the same few again and again)."""
-    key = (m << 8) | u
-    acts = _ATTACH_SETS.get(key)
+    by_mask = _ATTACH_SETS[u]
+    acts = by_mask.get(m)
     if acts is None:
-        if len(_ATTACH_SETS) > 500_000:
-            _ATTACH_SETS.clear()
-        acts = _ATTACH_SETS[key] = tuple([_attach(t, u) for t in bits(m)])
+        if _CACHED[0] > 500_000:
+            for kept in _ATTACH_SETS:
+                kept.clear()
+            _CACHED[0] = 0
+        acts = by_mask[m] = tuple([_attach(t, u) for t in bits(m)])
+        _CACHED[0] += 1
     return acts
 
 

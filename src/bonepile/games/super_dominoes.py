@@ -79,6 +79,24 @@ EFFECT_ORDER: Final = (
 _FIRES_OPEN: Final = tuple(frozenset((v,)) for v in range(16))
 _FIRES_TILE: Final = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
 
+_RANK: Final[tuple[int, ...]] = tuple(t.pips * 32 + t.hi for t in TILES)
+"""Per tile index: its weight as one integer, ordered as ``Tile.rank_key`` (pips, then the
+higher half)."""
+
+
+def _heaviest_hand(hands: Sequence[int]) -> int:
+    """The seat holding the heaviest tile (pips, then the higher half; the first such seat)."""
+    first = 0
+    best = -1
+    for s in range(len(hands)):
+        for t in bits(hands[s]):
+            r = _RANK[t]
+            if r > best:
+                best = r
+                first = s
+    return first
+
+
 SpellRecord = tuple[int, int, int]
 """``(kind, anchor tile index, caster seat)``; kind is SPELL_END or SPELL_STARTER."""
 
@@ -352,12 +370,12 @@ class SuperDominoesGame(Game[SuperDominoesOptions]):
         if leader is not None:  # a later hand of a match (next_hand_leader)
             first = leader
         elif rule == "highest_tile_in_hand":
-            first = max(range(n), key=lambda s: max(TILES[t].rank_key() for t in bits(hands[s])))
+            first = _heaviest_hand(hands)
         elif rule == "random" and rng is not None:
             first = rng.randrange(n)
         elif rule == "draw_high_tile" and rng is not None:
             drawn = rng.sample(range(136), n)
-            first = max(range(n), key=lambda s: TILES[drawn[s]].rank_key())
+            first = _heaviest_hand([1 << t for t in drawn])
         else:
             first = 0
         s = SuperState.__new__(SuperState)
@@ -464,12 +482,19 @@ class SuperState(State[SuperDominoesOptions]):
             only = self._starter if spell[0] == SPELL_STARTER else spell[1]
         wild = self._options.double_wild_on_13
         acts: list[Action] = []
-        done: list[tuple[int, int]] = []
-        for end in self._ends:
-            u, v = end
-            if (only >= 0 and u != only) or end in done:
+        done: list[int] = []  # the ends seen, as u << 5 | v (a compare of machine integers)
+        for u, v in self._ends:
+            if only >= 0 and u != only:
                 continue
-            done.append(end)
+            key = u << 5 | v
+            seen = False
+            for k in done:
+                if k == key:
+                    seen = True
+                    break
+            if seen:
+                continue
+            done.append(key)
             m = hand & SUIT_MASK[v]
             if v == 13 and wild:
                 m |= hand & DOUBLE_MASK
