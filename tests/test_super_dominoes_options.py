@@ -9,8 +9,11 @@ Expected values come from RULES.md (2, 5.1, 6) and FORMATS.md (1-2), not from th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+import bonepile
 from bonepile.errors import OptionError
 from bonepile.events import (
     Drew,
@@ -901,3 +904,36 @@ def test_scoring_domino(scoring: str, points: int) -> None:
     )
     s = play(s, "8-4@9-4")
     assert (s.result.reason, s.result.winners, s.result.points) == ("domino", (0,), (points, 0, 0))
+
+
+@pytest.mark.skipif(bonepile.COMPILED, reason="compiled functions cannot be patched")
+def test_every_tile_played_runs_the_effects_in_the_order_of_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The transition calls the effects directly; they must be EFFECTS, in its order (the
+    order of the rules), for every tile played that does not end the hand."""
+    import random
+
+    from bonepile.games import super_dominoes as sd
+
+    calls: list[str] = []
+    for _, effect in sd.EFFECTS:
+
+        def recording(s: Any, p: Any, events: Any, effect: Any = effect) -> None:
+            calls.append(effect.__name__)
+            effect(s, p, events)
+
+        monkeypatch.setattr(sd, effect.__name__, recording)
+    order = [effect.__name__ for _, effect in sd.EFFECTS]
+    plays = 0
+    for seed in range(6):
+        state = bonepile.new_game("super_dominoes", 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            calls.clear()
+            action = rng.choice(state.legal_actions())
+            state, _ = state.step(action)
+            if calls:
+                assert calls == order, calls
+                plays += 1
+    assert plays > 100

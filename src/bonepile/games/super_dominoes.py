@@ -5,7 +5,8 @@ everyone else draw, a 14 gives an extra turn, a 13 casts a spell, a 3 reverses t
 a double (other than 13-13) makes the next player lose a turn.
 
 Effects are data: :data:`EFFECTS` lists them in the order of RULES.md 2.7, and the
-transition runs that table for every tile played (a final tile only draws for a 15).
+transition runs them in that order for every tile played (a final tile only draws for a 15),
+calling each directly (a test holds :func:`_play_effects` to the table).
 """
 
 from __future__ import annotations
@@ -78,6 +79,13 @@ EFFECT_ORDER: Final = (
 
 _FIRES_OPEN: Final = tuple(frozenset((v,)) for v in range(16))
 _FIRES_TILE: Final = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
+
+_HI: Final[tuple[int, ...]] = tuple(t.hi for t in TILES)
+_LO: Final[tuple[int, ...]] = tuple(t.lo for t in TILES)
+"""Per tile index: its halves (read natively, where a tile's attribute is a lookup)."""
+_INDICES: Final[dict[Action, tuple[int, int]]] = {}
+"""Per attach action: the indices of its tile and of the tile it joins (actions are interned
+and few: a double-15 set has under 20,000 attaches)."""
 
 _RANK: Final[tuple[int, ...]] = tuple(t.pips * 32 + t.hi for t in TILES)
 """Per tile index: its weight as one integer, ordered as ``Tile.rank_key`` (pips, then the
@@ -612,9 +620,10 @@ class SuperState(State[SuperDominoesOptions]):
         actor = self._actor
         assert actor is not None
         opts = self._options
-        tile = action.tile
-        t = tile.index
-        u = action.at.index
+        tu = _INDICES.get(action)
+        if tu is None:  # an action is a plain Python object: its fields cost a lookup each
+            tu = _INDICES[action] = (action.tile.index, action.at.index)
+        t, u = tu
         ends = self._ends
         for i, (eu, ev) in enumerate(ends):
             if eu == u:
@@ -623,8 +632,10 @@ class SuperState(State[SuperDominoesOptions]):
                 break
         else:  # pragma: no cover - legal actions always name an open end
             raise AssertionError(action)
-        double = tile.hi == tile.lo
-        o = tile.hi if double else (tile.lo if tile.hi == v else tile.hi)
+        hi = _HI[t]
+        lo = _LO[t]
+        double = hi == lo
+        o = hi if double else (lo if hi == v else hi)
         if double and opts.doubles_branch:
             rest = (*rest, (t, o), (t, o), (t, o))
         else:
@@ -635,8 +646,9 @@ class SuperState(State[SuperDominoesOptions]):
         self._hands = tuple(hands)
         self._placed = (self._placed, (t, u, v, actor))
         self._idle = 0
+        tile = TILES[t]
         if events is not None:
-            events.append(Placed(actor, tile, action.at, v, o))
+            events.append(Placed(actor, tile, TILES[u], v, o))
 
         fires = _FIRES_OPEN[o] if opts.effect_trigger == "open_end" else _FIRES_TILE[t]
 
@@ -646,9 +658,7 @@ class SuperState(State[SuperDominoesOptions]):
             self._finish_domino(actor, events)
             return
 
-        play = Play(actor, tile, t, u, fires)
-        for _, effect in EFFECTS:
-            effect(self, play, events)
+        _play_effects(self, Play(actor, tile, t, u, fires), events)
 
     def _draw(self, events: list[Event] | None) -> None:
         actor = self._actor
@@ -912,7 +922,7 @@ def _skip(s: SuperState, p: Play, events: list[Event] | None) -> None:
     """A double (not 13-13), or a blank with ``skip_trigger=blank``: the next player is skipped."""
     opts = s._options
     trigger = opts.skip_trigger
-    double = p.tile.hi == p.tile.lo
+    double = _HI[p.t] == _LO[p.t]
     if (trigger == "double" and double and p.t != T13_13) or (trigger == "blank" and 0 in p.fires):
         s._pending = s._pending + 1 if opts.skip_stacking else 1
 
@@ -936,6 +946,17 @@ EFFECTS: Final[tuple[tuple[str, Effect], ...]] = (
     ("extra_turn_14", _fourteen_or_pass_on),
 )
 """What a tile played does, in the order of RULES.md 2.7; the rules run them in turn."""
+
+
+def _play_effects(s: SuperState, p: Play, events: list[Event] | None) -> None:
+    """Run :data:`EFFECTS` in order, each called directly (compiled, a call through the table
+    is a Python-level call: six of them cost more than the rest of a play)."""
+    _break_spell(s, p, events)
+    _cast_spell(s, p, events)
+    _fifteen_draw(s, p, events)
+    _three_reverse(s, p, events)
+    _skip(s, p, events)
+    _fourteen_or_pass_on(s, p, events)
 
 
 SUPER_DOMINOES = SuperDominoesGame()
