@@ -205,6 +205,19 @@ def play_hand(page: Page, screenshot: str | None = None, limit: int = 200) -> in
     return moves
 
 
+def a_finished_block_hand(contexts: Any, server: str) -> tuple[Page, dict[str, Any]]:
+    """A desktop page that played a hand of block against the greedy bot to its end, and the
+    table it made."""
+    page = contexts(DESKTOP).page()
+    page.goto(server + "/")
+    made = new_table_via_api(
+        page, server, {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
+    )
+    page.goto(f"{server}/t/{made['id']}")
+    play_hand(page)
+    return page, made
+
+
 def no_scroll(page: Page) -> None:
     fits = page.evaluate(
         "() => document.scrollingElement.scrollHeight <= window.innerHeight"
@@ -448,14 +461,7 @@ def test_reload_and_dropped_connection_keep_the_seat(contexts: Any, server: str)
 
 @pytest.mark.browser
 def test_replay_steps_and_analysis(contexts: Any, server: str) -> None:
-    w = contexts(DESKTOP)
-    page = w.page()
-    page.goto(server + "/")
-    made = new_table_via_api(
-        page, server, {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
-    )
-    page.goto(f"{server}/t/{made['id']}")
-    play_hand(page)
+    page, made = a_finished_block_hand(contexts, server)
     page.click(".result-card >> text=Replay this hand")
     page.wait_for_selector(".replay-slider")
     slider = page.locator(".replay-slider")
@@ -576,14 +582,7 @@ def test_every_page_fits_a_small_phone_without_sideways_scrolling(
     """The front page, a new table's form, the replays, a replay, the rules of every game and
     a table read on a 320-pixel-wide screen with nothing wider than the screen (a replay's
     step buttons and a rules page's long option names once pushed the page sideways)."""
-    w = contexts(DESKTOP)
-    page = w.page()
-    page.goto(server + "/")
-    made = new_table_via_api(
-        page, server, {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
-    )
-    page.goto(f"{server}/t/{made['id']}")
-    play_hand(page)
+    _, made = a_finished_block_hand(contexts, server)
     small = contexts(SMALL_PHONE).page()
     paths = ["/", "/new", "/replays", f"/replay/{made['id']}-1", f"/t/{made['id']}"]
     paths += [f"/rules/{game.name}" for game in all_games()]
