@@ -631,6 +631,19 @@ def test_views_nobody_kept_read_the_same_as_new_ones_and_kept_ones_never_change(
             assert history and history == redacted_replay(finals[0], seat)[: len(history)]
 
 
+@pytest.mark.skipif(bonepile.COMPILED, reason="a compiled module's constant cannot be patched")
+def test_a_python_without_reference_counts_plays_the_same_hands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where ``sys.getrefcount`` does not exist, play_hand makes a new view every turn."""
+    import bonepile.agents.base as base
+
+    expected = [play_hand(new_hand("draw", 2, seed), [RandomAgent(seed)] * 2) for seed in (1, 2)]
+    monkeypatch.setattr(base, "_REFCOUNT", None)
+    got = [play_hand(new_hand("draw", 2, seed), [RandomAgent(seed)] * 2) for seed in (1, 2)]
+    assert [s.replay() for s in got] == [s.replay() for s in expected]
+
+
 def redacted_replay(state: State, seat: int | None) -> list[tuple[int, Action, tuple[Any, ...]]]:
     """The definition of what ``seat`` saw: every turn of the full history with the action
     hidden unless ``seat`` took it, and every event as ``redact(seat)`` shows it."""

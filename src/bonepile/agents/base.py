@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Sequence
-from sys import getrefcount
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -18,6 +18,9 @@ from bonepile.state import State
 from bonepile.view import View, view
 
 __all__ = ["Agent", "RandomAgent", "play_hand", "play_match"]
+
+_REFCOUNT: Final[Callable[[object], int] | None] = getattr(sys, "getrefcount", None)
+"""CPython's reference count (``None`` on a Python without one: views are then never refilled)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -70,14 +73,15 @@ def play_hand(
         assert first is not None
         mover: int = first
         v = View.of(state, mover)
-        alone = getrefcount(v)  # the count of a view nobody else holds
+        refcount = _REFCOUNT
+        alone = -1 if refcount is None else refcount(v)  # the count of a view nobody holds
         while True:
             state._act_in_place(acts[mover](v))
             turn = state._actor
             if turn is None:
                 break
             mover = turn
-            if getrefcount(v) == alone:
+            if refcount is not None and refcount(v) == alone:
                 v._refill(state, mover)  # nobody kept it: refilled, the cost of a new view saved
             else:
                 v = View.of(state, mover)
