@@ -30,7 +30,8 @@ def test_watch_with_an_external_bot() -> None:
 
 def test_watch_reports_a_forfeit_instead_of_crashing() -> None:
     bot = f"external:{sys.executable} {Path(__file__).parent / 'bots' / 'garbage.py'}"
-    out = ok(run("watch", "block", "-n", "2", "--agents", f"{bot},random"))
+    # a seeded deal in which the bot has a turn (a block hand can end blocked by its lead)
+    out = ok(run("watch", "block", "-n", "2", "-s", "1", "--agents", f"{bot},random"))
     assert "forfeits: its answer is not JSON" in out
 
 

@@ -507,7 +507,9 @@ def test_a_bot_cannot_find_the_run_seed_among_small_seeds(tmp_path: Path) -> Non
         outputs.append(out.decode(errors="replace")[-2000:])
     found = [path.read_text().splitlines() if path.exists() else [] for path in (arena, watch)]
     assert [len(f) for f in found] == [2, 1], (found, outputs)  # one report a hand
-    for r in reports(arena, 2) + reports(watch, 1):
+    acted = [r for r in reports(arena, 2) + reports(watch, 1) if r["acted"]]
+    assert acted  # a hand blocked by its lead gives the bot no turn: rarely all three
+    for r in acted:
         assert not r["found"], f"the bot found the run seed: {r}"
         assert r["tried"] > 10_000
 

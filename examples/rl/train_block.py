@@ -126,7 +126,8 @@ def main() -> None:
         t = model.policy.get_distribution(torch.as_tensor(x / scale)).distribution.logits
     want = t.numpy() - t.numpy().max()
     got = policy.logits(x) - policy.logits(x).max()
-    assert np.allclose(np.exp(got) / np.exp(got).sum(), np.exp(want) / np.exp(want).sum(), atol=1e-4)
+    same = np.exp(got) / np.exp(got).sum(), np.exp(want) / np.exp(want).sum()
+    assert np.allclose(*same, atol=1e-4)
     policy.save(args.out)
     print(json.dumps({"out": args.out, **meta}))
 

@@ -4,10 +4,12 @@ them the hand they hold; when the hand is over they check their guesses against 
 (rebuilt from the hands shown at the end and the tiles played) and append a report, one JSON
 line, to a file the test reads:
 
-``{"found": bool, "tried": int, "guesses": int, "seat": int, "hand": [...]}``: ``found`` says
-that one of the guesses made at the first decision was the whole deal (every hand), which a
-bot must never be able to learn. (A guess from the bot's own hand alone would match by chance
-about once in a million deals; checking the whole deal makes such a false alarm impossible.)
+``{"found": bool, "tried": int, "acted": bool, "guesses": int, "seat": int, "hand": [...]}``:
+``found`` says that one of the guesses made at the first decision was the whole deal (every
+hand), which a bot must never be able to learn; ``acted`` is false for a hand that ended
+before the bot's first turn (a block hand blocked by its lead), where it guessed nothing. (A
+guess from the bot's own hand alone would match by chance about once in a million deals;
+checking the whole deal makes such a false alarm impossible.)
 Games without draws only, such as block.
 """
 
@@ -59,11 +61,14 @@ def play(report_path: str, guess: Guess) -> None:
                     tried, found = guess(start, message["view"])
                     guesses = [[hand_of(h) for h in deal] for deal in found]
                 print(json.dumps({"action": message["legal"][0]}), flush=True)
-            elif kind == "hand_over" and guesses is not None:
-                found = true_deal(message["view"]) in guesses
-                entry = {"found": found, "tried": tried, "guesses": len(guesses),
-                         "seat": start.get("seat"), "hand": hand}  # fmt: skip
+            elif kind == "hand_over":  # a hand can end before a seat's first turn (blocked)
+                acted = guesses is not None
+                found = acted and true_deal(message["view"]) in (guesses or [])
+                entry = {"found": found, "tried": tried if acted else 0, "acted": acted,
+                         "guesses": len(guesses or []), "seat": start.get("seat"),
+                         "hand": hand if acted else message["view"]["hand"]}  # fmt: skip
                 report.write(json.dumps(entry) + "\n")
                 report.flush()
+                guesses = None
             elif kind == "quit":
                 return
