@@ -19,8 +19,8 @@ Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only b
 [--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
 Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu --seconds 8 --rounds 16``,
-one run on the 2-core machine), simulate / playout: block 0.79, draw 0.67, Super Dominoes 0.75,
-Doubles 0.83, Double Double Dominoes 0.80; simulate / apply 0.84 to 1.38. Draw, whose playout
+one run on the 2-core machine), simulate / playout: block 0.80, draw 0.69, Super Dominoes 0.70,
+Doubles 0.82, Double Double Dominoes 0.82; simulate / apply 0.84 to 1.40. Draw, whose playout
 is the cheapest move of all, is the one game under 0.7; the README accounts for what
 ``simulate`` adds a move.
 """

@@ -79,7 +79,6 @@ class State(Generic[OptionsT]):
         "_result",
         "_root",
         "_scores_before",
-        "_scratch",
         "_seed",
         "_turns",
         "_turns_ok",
@@ -106,7 +105,6 @@ class State(Generic[OptionsT]):
     _own: tuple[Owned, ...] | None
     _turns: Turns
     _turns_ok: bool
-    _scratch: list[Event] | None  # the list a state played in place collects each turn's events in
 
     # ----------------------------------------------------------------- read-only attributes
     @property
@@ -171,7 +169,6 @@ class State(Generic[OptionsT]):
                 values[name] = getattr(self, name)
         values.update(getattr(self, "__dict__", {}))
         values["_prev"] = None
-        values["_scratch"] = None
         return (_restore, (type(self), values))
 
     # ----------------------------------------------------------------- construction helpers
@@ -209,7 +206,6 @@ class State(Generic[OptionsT]):
         self._turns_ok = True
         self._pub = None
         self._own = (None,) * (self._players + 1)
-        self._scratch = None
 
     def _clone(self) -> State[OptionsT]:
         """A shallow copy of the game fields (not the history fields: ``_legal``, ``_moves``,
@@ -228,7 +224,6 @@ class State(Generic[OptionsT]):
         new._turns_ok = False
         new._pub = None
         new._own = None
-        new._scratch = None
         return new
 
     def _copy_base(self, new: State[OptionsT]) -> None:
@@ -311,15 +306,12 @@ class State(Generic[OptionsT]):
         seat = self._actor
         assert seat is not None
         ply = self._ply
-        events = self._scratch
-        if events is None:
-            events = self._scratch = []
+        events: list[Event] = []
         self._legal = None
         self._moves = (self._moves, action)
         self._ply = ply + 1
         self._do(action, events)
         done = tuple(events)
-        events.clear()  # kept for the next turn (a new list a turn cost more than the rules)
         if self._turns_ok:
             self._turns = (self._turns, (seat, action, done))
         own = self._own
@@ -741,22 +733,7 @@ def _split(
     where the spectator does not saw more."""
     who, action, events = item
     whole = (ply, item)
-    if len(events) == 1:  # the usual turn: one event (a draw, a discard)
-        e = events[0]
-        v = -2 if seen[0] is e else e.sole_viewer()
-        if v is not None:
-            k = who if v == -2 else v
-            if k == who or shown is action:  # that seat sees the turn whole
-                if len(own) == 3:  # two seats, without a list in between
-                    cell = (own[k], whole)
-                    full = (own[2], whole)
-                    both = (cell, own[1], full) if k == 0 else (own[0], cell, full)
-                    return (pub, who, shown, seen), both
-                lists: list[Any] = list(own)
-                lists[k] = (lists[k], whole)
-                lists[-1] = (lists[-1], whole)
-                return (pub, who, shown, seen), tuple(lists)
-    lists = list(own)
+    lists: list[Any] = list(own)
     n = len(lists) - 1  # the seats; the last list is the full forms
     lists[n] = (lists[n], whole)
     # Each event that hides something names the one seat that sees it (a draw, a discard,

@@ -47,18 +47,6 @@ def _name(game: Any) -> str:
     return name
 
 
-def _legal(state: State[Any], seat: int | None, actor: int | None) -> tuple[Action, ...]:
-    """The actor's legal actions in its own view; nothing in any other."""
-    if seat is not None and actor is not None and seat == actor:
-        return state.legal_actions()
-    return ()
-
-
-def _revealed(state: State[Any]) -> tuple[tuple[Tile, ...], ...]:
-    """Every hand, face up (once the hand is over)."""
-    return tuple(state.hand(k) for k in range(state._players))
-
-
 class ViewError(BonepileError):
     """A view's JSON that is not a view of the game it names."""
 
@@ -221,33 +209,33 @@ class View:
         """The view of ``state`` for ``seat``; see :func:`view`. The hand is decoded from the
         seat's mask, the layout and facts built from the state's public values, and the history
         merged from the state's two lists only when first read."""
-        result = state._result
-        actor = state._actor
-        v = View(
-            game=_name(state._game),
-            options=state._options,
-            players=state._players,
-            seat=seat,
+        v = View(  # empty, then filled by the one method that says what a view holds
+            game="",
+            options=None,
+            players=0,
+            seat=None,
             hand=(),
             hand_sizes=(),
-            boneyard_size=len(state._bone) - state._bpos,
+            boneyard_size=0,
             layout=None,
-            actor=actor,
-            legal=_legal(state, seat, actor),
-            scores_before=state._scores_before,
-            leader=state._leader,
-            result=result,
+            actor=None,
+            legal=(),
+            scores_before=(),
+            leader=None,
+            result=None,
             public=None,
             history=(),
-            revealed=None if result is None else _revealed(state),
+            revealed=None,
         )
-        v._keep(state, seat)
+        v._refill(state, seat)
         return v
 
     def _refill(self, state: State[Any], seat: int | None) -> None:
-        """Make this view what :meth:`of` gives for ``state`` and ``seat``, in place: for a
-        runner whose agent kept no reference to the view it was given (see
-        :func:`~bonepile.agents.base.play_hand`), which saves a new view's cost."""
+        """Make this the view of ``state`` for ``seat``: the public values it shows, and what
+        it builds late from (the hand sizes packed, the seat's mask, the state's class, its two
+        history lists as this seat sees them, its layout and facts keys). :meth:`of` fills a
+        new view; a runner whose agent kept no reference to the view it was given refills that
+        one (see :func:`~bonepile.agents.base.play_hand`), which saves a new view's cost."""
         result = state._result
         actor = state._actor
         self._game = _name(state._game)
@@ -257,18 +245,18 @@ class View:
         self._boneyard_size = len(state._bone) - state._bpos
         self._layout = None
         self._actor = actor
-        self._legal = _legal(state, seat, actor)
+        if seat is not None and actor is not None and seat == actor:
+            self._legal = state.legal_actions()
+        else:
+            self._legal = ()
         self._scores_before = state._scores_before
         self._leader = state._leader
         self._result = result
         self._public = None
-        self._revealed = None if result is None else _revealed(state)
-        self._keep(state, seat)
-
-    def _keep(self, state: State[Any], seat: int | None) -> None:
-        """Keep what the view builds late from: the hand sizes packed, the seat's mask, the
-        state's class, its two history lists as this seat sees them and its layout and facts
-        keys."""
+        if result is None:
+            self._revealed = None
+        else:  # every hand, face up
+            self._revealed = tuple(state.hand(k) for k in range(state._players))
         self._hand = None
         self._hand_sizes = None
         self._sizes = state._sizes()

@@ -69,6 +69,5 @@ def play(report_path: str, guess: Guess) -> None:
                          "hand": hand if acted else message["view"]["hand"]}  # fmt: skip
                 report.write(json.dumps(entry) + "\n")
                 report.flush()
-                guesses = None
             elif kind == "quit":
                 return
