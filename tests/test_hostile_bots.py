@@ -329,10 +329,11 @@ def test_silence_forfeits_at_the_move_time_given_to_make_agent() -> None:
 
 
 def test_the_arena_command_passes_the_move_time() -> None:
+    # seeded: a block deal can end blocked by its lead before the bot's first turn
     out = ok(
         run(
             "arena", "block", "--agent", spec([PY, str(BOTS / "silent.py")]), "--agent", "random",
-            "--games", "1", "--workers", "1", "--move-time", "0.5",
+            "--games", "1", "--workers", "1", "--move-time", "0.5", "--seed", "1",
         )
     )  # fmt: skip
     assert out.count("no answer within 0.5 s") == 2
