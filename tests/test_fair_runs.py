@@ -196,7 +196,14 @@ def test_a_huge_run_starts_at_once_in_bounded_memory_and_ends_on_sigterm(command
         time.sleep(6)
         assert p.poll() is None, p.communicate()[1][-2000:]  # still playing, not out of memory
         p.send_signal(signal.SIGTERM)
-        _, err = p.communicate(timeout=30)
+        try:
+            _, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # hung: every process of the run prints its stacks
+            os.killpg(p.pid, signal.SIGUSR1)
+            time.sleep(2)
+            os.killpg(p.pid, signal.SIGKILL)
+            _, err = p.communicate(timeout=30)
+            raise AssertionError("still running 30 s after SIGTERM:\n" + err.decode()) from None
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)

@@ -1,26 +1,55 @@
 """Running chunks of independent work on this machine's cores, streamed.
 
-:func:`run_streamed` hands chunks to a pool of worker processes a few at a time, so a run of
-millions of games never builds (or queues) them all, and yields each chunk's results as it
-comes back. Workers start with :func:`end_on_sigterm`, and the pool is ended with SIGTERM when
-the caller stops early, so games in progress stop their external bots.
+:func:`run_streamed` hands chunks to worker processes a few at a time, so a run of millions of
+games never builds (or queues) them all, and yields each chunk's results as it comes back.
+Workers start with :func:`end_on_sigterm`'s handler, and are ended with SIGTERM when the caller
+stops early, so games in progress stop their external bots.
+
+Why not :class:`multiprocessing.pool.Pool`: its ``terminate`` shares queue locks and a reader
+thread with the workers it kills, and a worker killed at the wrong moment (holding a lock, or
+half way through a message) leaves the caller waiting forever, which a run ended by SIGTERM met
+about once in a few hundred runs. Here every worker has its own pipe, nothing is shared, the
+caller never reads from a worker it is stopping, and a worker that does not end within
+:data:`GRACE` seconds is killed; a worker that dies mid-run is reported, not waited for.
 """
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import itertools
 import multiprocessing
 import os
-import queue
 import signal
+import sys
+import time
+import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TypeVar
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-WINDOW = 4
-"""Chunks in flight per worker: enough to keep every worker busy, few enough to stream."""
+WINDOW = 2
+"""Chunks in flight per worker: one to work on and one waiting, so no worker sits idle between
+chunks and the last chunks are not stuck behind a busy worker."""
+
+GRACE = 10.0
+"""Seconds the workers get to stop their bots and end after SIGTERM before they are killed."""
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed outside the work itself: it ended in the middle of a run
+    (killed, or out of memory), or its answer could not be sent back."""
+
+
+class RemoteTraceback(Exception):
+    """Where in a worker an error raised by the work came from (the error's ``__cause__``)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 _armed = False
@@ -34,6 +63,17 @@ def end_on_sigterm() -> None:
     global _armed
     _armed = True
     signal.signal(signal.SIGTERM, _exit_on_signal)
+    stacks_on_sigusr1()
+
+
+def stacks_on_sigusr1() -> None:
+    """Make SIGUSR1 print every thread's stack to stderr (``kill -USR1 PID``), even while the
+    process is stuck in native code: how to see where a command, or one of its workers, hangs."""
+    stderr = sys.__stderr__
+    if stderr is None:  # no standard error to print to
+        return
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # no file descriptor
+        faulthandler.register(signal.SIGUSR1, file=stderr, all_threads=True)
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:
@@ -44,62 +84,132 @@ def _exit_on_signal(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _start_worker() -> None:
-    """A pool worker: SIGTERM raises ``SystemExit`` only while it works on a chunk (so the
-    chunk's external bots are stopped) and ends it at once anywhere else (a ``SystemExit``
-    inside the pool's own machinery or the interpreter's shutdown can leave a lock held and
-    the worker hung); Ctrl-C is left to the parent, which ends the workers."""
+def _serve(work: Callable[[Any], list[Any]], conn: Connection) -> None:
+    """A worker's life: answer each chunk with ``(True, results)`` or ``(False, (error,
+    traceback))`` until
+    told to stop (``None``) or the caller is gone. SIGTERM raises ``SystemExit`` only while a
+    chunk is worked on (so its external bots are stopped) and ends the worker at once anywhere
+    else; Ctrl-C is left to the caller, which ends the workers."""
+    global _armed
     signal.signal(signal.SIGTERM, _exit_on_signal)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _work_armed(work: Callable[[T], list[R]], chunk: T) -> list[R]:
-    global _armed
-    _armed = True
-    try:
-        return work(chunk)
-    except SystemExit as stop:
-        # SIGTERM (the pool is being ended): the chunk's own clean-up (its finally blocks,
-        # which stop external bots) has run. End now, without the interpreter's shutdown,
-        # which can wait on the pool's queues for a parent that no longer reads them.
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
-    finally:
-        _armed = False
+    stacks_on_sigusr1()
+    while True:
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):  # the caller is gone
+            os._exit(1)
+        if chunk is None:
+            return
+        _armed = True
+        try:
+            answer: tuple[bool, Any] = (True, work(chunk))
+        except SystemExit as stop:
+            # SIGTERM: the chunk's own clean-up (its finally blocks) has run; end now.
+            os._exit(stop.code if isinstance(stop.code, int) else 1)
+        except Exception as e:
+            answer = (False, (e, traceback.format_exc()))
+        finally:
+            _armed = False
+        try:
+            conn.send(answer)
+        except Exception as e:  # an error (or results) that cannot be pickled
+            lost = WorkerError(f"a worker could not send its answer back: {e!r}")
+            conn.send((False, (lost, traceback.format_exc())))
 
 
 def run_streamed(
     work: Callable[[T], list[R]], chunks: Iterable[T], workers: int
 ) -> Generator[R, None, None]:
     """``work(chunk)`` for every chunk, on ``workers`` processes (``spawn``ed, so ``work``
-    must be a module-level function), yielding the results in the order chunks finish.
+    must be a module-level function), yielding the results in the order chunks finish. An
+    error raised by ``work`` is raised here; a worker that dies raises :class:`WorkerError`.
 
     Close the iterator (``contextlib.closing``) when stopping early: that ends the workers.
     """
-    pending = iter(chunks)
-    done: queue.SimpleQueue[list[R] | BaseException] = queue.SimpleQueue()
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker)
-
-    def submit(chunk: T) -> None:
-        pool.apply_async(_work_armed, (work, chunk), callback=done.put, error_callback=done.put)
-
+    ctx = multiprocessing.get_context("spawn")
+    procs: list[BaseProcess] = []
+    conns: list[Connection] = []
+    finished = False
     try:
-        running = 0
-        for chunk in itertools.islice(pending, workers * WINDOW):
-            submit(chunk)
-            running += 1
-        while running:
-            batch = done.get()
-            running -= 1
-            if isinstance(batch, BaseException):
-                raise batch
-            yield from batch
-            for chunk in itertools.islice(pending, 1):
-                submit(chunk)
-                running += 1
-        pool.close()
-        pool.join()
+        for _ in range(workers):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(work, theirs), daemon=True)
+            proc.start()
+            theirs.close()
+            procs.append(proc)
+            conns.append(mine)
+        pending = iter(chunks)
+        running = [0] * workers
+        for i in range(workers):
+            for chunk in itertools.islice(pending, WINDOW):
+                _give(procs[i], conns[i], chunk)
+                running[i] += 1
+        owner = {id(conn): i for i, conn in enumerate(conns)}
+        while any(running):
+            busy = [i for i in range(workers) if running[i]]
+            ready = wait([conns[i] for i in busy] + [procs[i].sentinel for i in busy])
+            answered = {owner[id(r)] for r in ready if isinstance(r, Connection)}
+            for i in busy:
+                if i not in answered and procs[i].sentinel in ready:
+                    raise _died(procs[i])
+            for i in sorted(answered):
+                ok, value = conns[i].recv()
+                running[i] -= 1
+                if not ok:
+                    error, where = value
+                    raise error from RemoteTraceback(where)
+                yield from value
+                for chunk in itertools.islice(pending, 1):
+                    _give(procs[i], conns[i], chunk)
+                    running[i] += 1
+        for conn in conns:
+            conn.send(None)
+        finished = True
     finally:
-        pool.terminate()
+        _stop(procs, conns, finished)
+
+
+def _give(proc: BaseProcess, conn: Connection, chunk: object) -> None:
+    """Send ``chunk`` to a worker; one that is gone is reported as :func:`_died`."""
+    try:
+        conn.send(chunk)
+    except OSError:
+        raise _died(proc) from None
+
+
+def _died(proc: BaseProcess) -> WorkerError:
+    """The error for a worker that ended mid-run (its end may take a moment to be seen)."""
+    proc.join(timeout=5.0)
+    code = proc.exitcode
+    how = (
+        "still running"
+        if code is None
+        else f"killed by signal {-code}"
+        if code < 0
+        else f"exit status {code}"
+    )
+    return WorkerError(f"a worker process ended in the middle of the run ({how})")
+
+
+def _stop(procs: list[BaseProcess], conns: list[Connection], finished: bool) -> None:
+    """End the workers: when the run ``finished`` they were told to stop and end by themselves;
+    otherwise they get SIGTERM (a chunk in progress stops its bots). Whatever is left after
+    :data:`GRACE` seconds is killed. Nothing is read from them any more, so a worker ended
+    mid-message cannot hold us up."""
+    deadline = time.monotonic() + GRACE
+    for proc in procs:
+        if finished:
+            proc.join(timeout=1.0)
+        if proc.exitcode is None:
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        if proc.exitcode is None:
+            proc.kill()
+            proc.join()
+    for conn in conns:
+        conn.close()
 
 
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -109,4 +219,13 @@ def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield chunk
 
 
-__all__ = ["WINDOW", "chunked", "end_on_sigterm", "run_streamed"]
+__all__ = [
+    "GRACE",
+    "WINDOW",
+    "RemoteTraceback",
+    "WorkerError",
+    "chunked",
+    "end_on_sigterm",
+    "run_streamed",
+    "stacks_on_sigusr1",
+]
