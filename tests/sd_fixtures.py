@@ -203,13 +203,13 @@ def position(
     hand_tiles = [tiles(h) for h in hands]
     bone_tiles = tiles(boneyard)
 
-    placed: Any = (None, (st.index, -1, -1, setter))
+    placed: Any = (None, st.index, -1, -1, setter)
     ends: list[tuple[int, int]] = []
     layout_tiles = [st]
     for arm in arms:
         recs, anchor, value = _chain(st, arm)
         for tile_idx, parent, matched in recs:
-            placed = (placed, (tile_idx, parent, matched, setter))
+            placed = (placed, tile_idx, parent, matched, setter)
             layout_tiles.append(FULL_SET[tile_idx])
         ends.append((anchor, value))
     ends.extend([(st.index, st.hi)] * (ARMS - len(arms)))

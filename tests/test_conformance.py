@@ -43,7 +43,6 @@ from bonepile.tiles import Tile
 NO_PICKLE = {"pickle"}
 
 
-
 # ------------------------------------------------------------------------------ registered games
 OPTION_SETS: dict[str, dict[str, dict[str, Any]]] = {
     "super_dominoes": {

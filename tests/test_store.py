@@ -230,7 +230,9 @@ def test_the_migrations_build_exactly_the_models(make_store) -> None:  # type: i
 
 
 def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match=r"cannot open the database postgresql://u@127\.0\.0\.1:1/x"):
+    with pytest.raises(
+        StoreError, match=r"cannot open the database postgresql://u@127\.0\.0\.1:1/x"
+    ):
         Store("postgresql://u@127.0.0.1:1/x")
     blocker = tmp_path / "file"
     blocker.write_text("")

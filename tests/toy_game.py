@@ -209,7 +209,7 @@ class Line5State(State[Line5Options]):
             self._hands = tuple(hands)
             if isinstance(action, Lead):
                 self._ends = ((tile.index, tile.hi), (tile.index, tile.lo))
-                self._placed = (None, (tile.index, -1, -1, seat))
+                self._placed = (None, tile.index, -1, -1, seat)
                 if events is not None:
                     events.append(Led(seat, tile))
             else:
@@ -219,7 +219,7 @@ class Line5State(State[Line5Options]):
                 ends = list(self._ends)
                 ends[i] = (tile.index, tile.other(matched))
                 self._ends = tuple(ends)
-                self._placed = (self._placed, (tile.index, at, matched, seat))
+                self._placed = (self._placed, tile.index, at, matched, seat)
                 if events is not None:
                     events.append(Placed(seat, tile, action.at, matched, tile.other(matched)))
             self._drawn = False

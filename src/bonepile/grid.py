@@ -28,7 +28,6 @@ from bonepile.errors import (
     shown,
 )
 from bonepile.files import MAX_FILE_BYTES, display_name, load_json_text, read_text_limited
-from bonepile.layout import unroll
 from bonepile.tiles import TILES, Tile
 
 MAX_SIDE = 26
@@ -324,8 +323,9 @@ def load_board(source: str | Path | Mapping[str, Any] | Board) -> Board:
     return board_from_json(data)
 
 
-BoardPlaced = tuple[Any, tuple[int, int, int, int, int, int]] | None
-"""A persistent list of board placements: ``(previous, (tile, cell1, cell2, p, q, seat))``."""
+BoardPlaced = tuple[Any, int, int, int, int, int, int] | None
+"""A persistent list of board placements: ``(previous, tile, cell1, cell2, p, q, seat)`` cells,
+one tuple a placement."""
 
 
 Cell = tuple[int, int]
@@ -388,10 +388,13 @@ class BoardLayout:
         """Every tile on the board, in play order."""
         if self._placements is None:
             rc = self.board.rc
-            self._placements = tuple(
-                BoardPlacement(TILES[t], rc(a), rc(b), p, q, seat)
-                for t, a, b, p, q, seat in unroll(self._placed)
-            )
+            placements: list[BoardPlacement] = []
+            cell = self._placed
+            while cell is not None:
+                cell, t, a, b, p, q, seat = cell
+                placements.append(BoardPlacement(TILES[t], rc(a), rc(b), p, q, seat))
+            placements.reverse()
+            self._placements = tuple(placements)
         return self._placements
 
     @property

@@ -24,8 +24,9 @@ from bonepile.tiles import TILES, Tile, parse_tile
 Ends = tuple[tuple[int, int], ...]
 """Open ends as ``(anchor tile index, value)`` pairs (a multiset: spinner sides repeat)."""
 
-Placed = tuple[Any, tuple[int, int, int, int]] | None
-"""A persistent list of placements: ``(previous, (tile, parent or -1, matched or -1, seat))``."""
+Placed = tuple[Any, int, int, int, int] | None
+"""A persistent list of placements: ``(previous, tile, parent or -1, matched or -1, seat)``
+cells, one tuple a placement."""
 
 FAMILIES = ("line", "fat_spinner", "spinner_tree")
 """The tree layouts: ``line`` (block and draw: two ends, the first double may spin),
@@ -145,7 +146,13 @@ class Layout:
         self._ends_src = end_pairs
 
     def _build(self) -> None:
-        placements, ends = _derive(unroll(self._placed), self._ends_src or ())
+        placed: list[tuple[int, int, int, int]] = []
+        cell = self._placed
+        while cell is not None:
+            cell, t, u, v, seat = cell
+            placed.append((t, u, v, seat))
+        placed.reverse()
+        placements, ends = _derive(placed, self._ends_src or ())
         self._placements = placements
         self._ends = ends
 

@@ -38,8 +38,9 @@ Public = tuple[Any, int, Action, tuple[Event, ...]] | None
 """A persistent list of the turns as a spectator saw them: ``(previous, seat, action, events)``
 cells, one tuple a turn (most turns are public: recorded at the cost of one cell)."""
 
-Owned = tuple[Any, tuple[int, tuple[int, Action, tuple[Event, ...]]]] | None
-"""A persistent list of ``(turn index, turn)``: the turns one seat saw more of."""
+Owned = tuple[Any, int, int, Action, tuple[Event, ...]] | None
+"""A persistent list of the turns one seat saw more of: ``(previous, turn index, seat, action,
+events)`` cells, one tuple a turn."""
 
 
 OptionsT = TypeVar("OptionsT")
@@ -707,6 +708,18 @@ def _record(
             if shown is action:
                 return (pub, seat, action, events), own
             return _split(pub, own, (seat, action, events), ply, shown, events)
+        if shown is action and e.sole_viewer() == seat:  # a draw: the actor alone saw it all
+            n = len(own) - 1
+            full = (own[n], ply, seat, action, events)
+            mine = (own[seat], ply, seat, action, events)
+            if n == 2:
+                own = (mine, own[1], full) if seat == 0 else (own[0], mine, full)
+            else:
+                lists = list(own)
+                lists[seat] = mine
+                lists[n] = full
+                own = tuple(lists)
+            return (pub, seat, action, (p,)), own
         return _split(pub, own, (seat, action, events), ply, shown, (p,))
     seen = tuple([e.redact(None) for e in events])
     if shown is action and all(seen[i] is events[i] for i in range(len(events))):
@@ -724,18 +737,17 @@ def _split(
 ) -> tuple[Public, tuple[Owned, ...]]:
     """Add a turn that hides something (``shown`` and ``seen``: its action and events as the
     spectator sees them): the spectator's form to ``pub``, and to each seat that saw more of
-    it, ``(ply, its form)`` to that seat's list (``item`` itself for a seat that saw all of
-    it, as the actor of a draw or a discard does); ``(ply, item)`` always to the last list,
-    the full forms from which :meth:`State._history` merges the whole history.
+    it, a cell of its form to that seat's list (the whole turn for a seat that saw all of it,
+    as the actor of a discard does); a cell of the whole turn always to the last list, the full
+    forms from which :meth:`State._history` merges the whole history.
 
     An event redacts to itself for whoever it hides nothing from (see :meth:`Event.redact`):
     one the spectator sees whole every seat sees whole, and a seat that gets the event itself
     where the spectator does not saw more."""
     who, action, events = item
-    whole = (ply, item)
     lists: list[Any] = list(own)
     n = len(lists) - 1  # the seats; the last list is the full forms
-    lists[n] = (lists[n], whole)
+    lists[n] = (lists[n], ply, who, action, events)
     # Each event that hides something names the one seat that sees it (a draw, a discard,
     # the others' draws after a 15): only those seats, and the actor of a hidden action, saw
     # more.
@@ -760,7 +772,7 @@ def _split(
     if viewer >= 0 or viewer == -2:
         k = who if viewer == -2 else viewer
         if k == who or shown is action:  # that seat sees the turn whole
-            lists[k] = (lists[k], whole)
+            lists[k] = (lists[k], ply, who, action, events)
             return (pub, who, shown, seen), tuple(lists)
         viewers = [k]
     if viewers is not None:
@@ -777,8 +789,7 @@ def _split(
                         shows[i] = e
                     else:
                         all_of_it = False
-            form = whole if all_of_it else (ply, (who, mine, tuple(shows)))
-            lists[k] = (lists[k], form)
+            lists[k] = (lists[k], ply, who, mine, events if all_of_it else tuple(shows))
         return (pub, who, shown, seen), tuple(lists)
     for k in range(n):
         mine = action if who == k else shown
@@ -801,10 +812,8 @@ def _split(
             forms[i] = r
             more = True
         if more:
-            form = (
-                whole if all_of_it else (ply, (who, mine, seen if forms is None else tuple(forms)))
-            )
-            lists[k] = (lists[k], form)
+            told = events if all_of_it else seen if forms is None else tuple(forms)
+            lists[k] = (lists[k], ply, who, mine, told)
     return (pub, who, shown, seen), tuple(lists)
 
 
@@ -816,8 +825,10 @@ def seat_history(pub: Public, own: Owned) -> list[tuple[int, Action, tuple[Event
         cell, who, action, events = cell
         items.append((who, action, events))
     items.reverse()
-    for ply, item in unroll(own):
-        items[ply] = item
+    cell = own
+    while cell is not None:
+        cell, ply, who, action, events = cell
+        items[ply] = (who, action, events)
     return items
 
 

@@ -188,6 +188,10 @@ TILES: tuple[Tile, ...] = tuple(
 )
 """All tiles up to double-18, indexed by :attr:`Tile.index`."""
 
+ONE_TILE: tuple[tuple[Tile], ...] = tuple((t,) for t in TILES)
+"""``ONE_TILE[i]``: the one-tile tuple ``(TILES[i],)``, shared (a draw of one tile names its
+tile in one: no tuple a draw)."""
+
 SUIT_MASK: tuple[int, ...] = tuple(
     sum(1 << t.index for t in TILES if t.has(v)) for v in range(MAX_PIP_LIMIT + 1)
 )

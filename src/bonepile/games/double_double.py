@@ -715,7 +715,7 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         cells[a] = p
         cells[x] = q
         owner[a] = owner[x] = self._count
-        self._placed = (self._placed, (t, a, x, p, q, seat))
+        self._placed = (self._placed, t, a, x, p, q, seat)
         self._count += 1
         geo = self._geo
         opts = self._options

@@ -29,7 +29,7 @@ from bonepile.options import IntMap, option, reduce_options
 from bonepile.result import Reason, Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, Tile
+from bonepile.tiles import DOUBLE_MASK, ONE_TILE, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, Tile
 
 _FACTS: Final[dict[int, DoublesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
@@ -305,7 +305,7 @@ class DoublesState(State[DoublesOptions]):
             self._ends = rest
             hands[actor] ^= 1 << t
             self._hands = tuple(hands)
-            self._placed = (self._placed, (t, u, v, actor))
+            self._placed = (self._placed, t, u, v, actor)
             self._drawn = False
             if events is not None:
                 events.append(Placed(actor, tile, action.at, v, o))
@@ -320,7 +320,7 @@ class DoublesState(State[DoublesOptions]):
             self._unlocked = 1 << tile.hi
             hands[actor] ^= 1 << t
             self._hands = tuple(hands)
-            self._placed = (None, (t, -1, -1, actor))
+            self._placed = (None, t, -1, -1, actor)
             if events is not None:
                 events.append(Led(actor, tile))
             if not hands[actor]:
@@ -334,7 +334,7 @@ class DoublesState(State[DoublesOptions]):
             self._hands = tuple(hands)
             self._drawn = True
             if events is not None:
-                events.append(Drew(actor, 1, (TILES[t],), "unable"))
+                events.append(Drew(actor, 1, ONE_TILE[t], "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))

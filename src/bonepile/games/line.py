@@ -25,10 +25,10 @@ from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
 from bonepile.state import State
+from bonepile.tiles import ONE_TILE, TILES, Tile
 from bonepile.tiles import SHORT_MASK as _SHORT_MASK
 from bonepile.tiles import SUIT_LOW as _SUIT_LOW
 from bonepile.tiles import SUIT_MASK as _SUIT_MASK
-from bonepile.tiles import TILES, Tile
 
 _DEFAULT_HAND: Final = {6: 7, 9: 9, 12: 12, 15: 15}
 
@@ -39,6 +39,7 @@ ATTACH: Final[type[Attach]] = Attach
 LEAD: Final[type[Lead]] = Lead
 DRAW_KIND: Final[type[Draw]] = Draw
 ALL_TILES: Final[tuple[Tile, ...]] = TILES
+_ONE_TILE: Final[tuple[tuple[Tile], ...]] = ONE_TILE
 """The suit tables, action classes and tiles, as compiled constants (a name imported from a
 module that is not compiled is a dictionary lookup at every use)."""
 
@@ -366,7 +367,7 @@ class LineState(State[LineOptions]):
             else:
                 events.append(Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o))
                 if self._placed_ok:
-                    self._placed = (self._placed, (t, u, v, actor))
+                    self._placed = (self._placed, t, u, v, actor)
             if not hand:
                 self._finish_domino(actor, events)
                 return
@@ -383,7 +384,7 @@ class LineState(State[LineOptions]):
                 self._placed_ok = False
             else:
                 events.append(Led(actor, tile))
-                self._placed = (None, (t, -1, -1, actor))
+                self._placed = (None, t, -1, -1, actor)
                 self._placed_ok = True
             if not hands[actor]:
                 self._finish_domino(actor, events)
@@ -395,7 +396,7 @@ class LineState(State[LineOptions]):
             self._hands = with_hand(self._hands, actor, self._hands[actor] | (1 << t))
             self._drawn = True
             if events is not None:
-                events.append(Drew(actor, 1, (ALL_TILES[t],), "unable"))
+                events.append(Drew(actor, 1, _ONE_TILE[t], "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))
@@ -498,11 +499,11 @@ class LineState(State[LineOptions]):
                 if kind is Attach:
                     assert node is not None and actor is not None
                     node, v, _, _, t, u = node.advance(a)  # type: ignore[arg-type]
-                    placed = (placed, (t, u, v, actor))
+                    placed = (placed, t, u, v, actor)
                 elif kind is Lead:
                     assert actor is not None
                     node = EndsNode.lead(a.tile, spinner)  # type: ignore[attr-defined]
-                    placed = (None, (a.tile.index, -1, -1, actor))  # type: ignore[attr-defined]
+                    placed = (None, a.tile.index, -1, -1, actor)  # type: ignore[attr-defined]
                 if kind is not Draw and actor is not None:
                     actor = (actor + 1) % n
             assert isinstance(target, LineState)

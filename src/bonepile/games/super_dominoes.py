@@ -587,7 +587,7 @@ class SuperState(State[SuperDominoesOptions]):
         self._starter = t
         self._setter = actor
         self._ends = ((t, s),) * ARMS
-        self._placed = (None, (t, -1, -1, actor))
+        self._placed = (None, t, -1, -1, actor)
         self._phase = PLAY
         self._opening_double = -1
         self._idle = 0
@@ -644,7 +644,7 @@ class SuperState(State[SuperDominoesOptions]):
         hands = list(self._hands)
         hands[actor] ^= 1 << t
         self._hands = tuple(hands)
-        self._placed = (self._placed, (t, u, v, actor))
+        self._placed = (self._placed, t, u, v, actor)
         self._idle = 0
         tile = TILES[t]
         if events is not None:
