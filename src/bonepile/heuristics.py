@@ -322,36 +322,6 @@ def line_loglik(
     return math.log((1.0 - eps) * mine / z + eps / n)
 
 
-def greedy_loglik(
-    state: State[Any], action: Action, temperature: float = 4.0, eps: float = 0.1
-) -> float:
-    """The log-probability that the mover plays ``action`` here under a model of it built from
-    the game's greedy scorer (``Game.hints.greedy``) of the mover's own view: a softmax of its
-    scores at ``temperature``, mixed with a uniform choice (weight ``eps``). Any game with a
-    greedy scorer gets it; the line games have the cheaper :func:`line_loglik`."""
-    from bonepile.view import view
-
-    legal = state.legal_actions()
-    n = len(legal)
-    if n <= 1:
-        return 0.0
-    actor = state.actor
-    assert actor is not None
-    score = state.game.hints.greedy(view(state, actor))
-    values = [score(a) for a in legal]
-    top = max(values)
-    z = 0.0
-    mine = None
-    for v, a in zip(values, legal, strict=True):
-        w = math.exp((v - top) / temperature)
-        z += w
-        if a == action:
-            mine = w
-    if mine is None:
-        return 0.0
-    return math.log((1.0 - eps) * mine / z + eps / n)
-
-
 doubles_move = _mostly_best(lambda t: t.pips - (20.0 if t.is_double else 0.0))
 """Doubles rollouts: mostly the heaviest non-double (doubles held back, as good players do)."""
 
@@ -383,7 +353,7 @@ class PlayHints:
 
 LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
 SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)
-DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move, model=greedy_loglik)
+DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
 BOARD_HINTS = PlayHints(
     greedy=board_scorer, pool=12, rollout=board_move, rollout_depth=2, candidates=board_candidates
 )
