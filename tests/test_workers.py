@@ -31,6 +31,10 @@ def _die_on_13(chunk: list[int]) -> list[int]:
     return chunk
 
 
+def _die(chunk: list[int]) -> list[int]:
+    os._exit(3)
+
+
 def _pids_then_hang(chunk: list[int]) -> list[int]:
     """Answer the first chunks with this worker's pid; hang on every later one (ignoring
     SIGTERM when the chunk says so)."""
@@ -68,6 +72,13 @@ def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang() -> No
     with pytest.raises(WorkerError, match="exit status 3"):
         list(run_streamed(_die_on_13, chunked(range(40), 3), 2))
     assert time.monotonic() - started < 60
+
+
+def test_workers_that_die_at_once_are_reported_however_their_end_is_seen_first() -> None:
+    """A dead worker's pipe and its process end are seen in either order; both say it died."""
+    for _ in range(5):
+        with pytest.raises(WorkerError, match="exit status 3"):
+            list(run_streamed(_die, chunked(range(10), 2), 2))
 
 
 def test_stopping_early_ends_every_worker_even_one_that_ignores_sigterm(

@@ -86,10 +86,9 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 def _serve(work: Callable[[Any], list[Any]], conn: Connection) -> None:
     """A worker's life: answer each chunk with ``(True, results)`` or ``(False, (error,
-    traceback))`` until
-    told to stop (``None``) or the caller is gone. SIGTERM raises ``SystemExit`` only while a
-    chunk is worked on (so its external bots are stopped) and ends the worker at once anywhere
-    else; Ctrl-C is left to the caller, which ends the workers."""
+    traceback))`` until told to stop (``None``) or the caller is gone. SIGTERM raises
+    ``SystemExit`` only while a chunk is worked on (so its external bots are stopped) and ends
+    the worker at once anywhere else; Ctrl-C is left to the caller, which ends the workers."""
     global _armed
     signal.signal(signal.SIGTERM, _exit_on_signal)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -154,7 +153,10 @@ def run_streamed(
                 if i not in answered and procs[i].sentinel in ready:
                     raise _died(procs[i])
             for i in sorted(answered):
-                ok, value = conns[i].recv()
+                try:
+                    ok, value = conns[i].recv()
+                except (EOFError, OSError):  # its end closed: the worker is gone
+                    raise _died(procs[i]) from None
                 running[i] -= 1
                 if not ok:
                     error, where = value
