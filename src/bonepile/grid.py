@@ -28,6 +28,7 @@ from bonepile.errors import (
     shown,
 )
 from bonepile.files import MAX_FILE_BYTES, display_name, load_json_text, read_text_limited
+from bonepile.layout import unroll_cells
 from bonepile.tiles import TILES, Tile
 
 MAX_SIDE = 26
@@ -388,13 +389,10 @@ class BoardLayout:
         """Every tile on the board, in play order."""
         if self._placements is None:
             rc = self.board.rc
-            placements: list[BoardPlacement] = []
-            cell = self._placed
-            while cell is not None:
-                cell, t, a, b, p, q, seat = cell
-                placements.append(BoardPlacement(TILES[t], rc(a), rc(b), p, q, seat))
-            placements.reverse()
-            self._placements = tuple(placements)
+            self._placements = tuple(
+                BoardPlacement(TILES[t], rc(a), rc(b), p, q, seat)
+                for t, a, b, p, q, seat in unroll_cells(self._placed)
+            )
         return self._placements
 
     @property

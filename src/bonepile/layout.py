@@ -38,6 +38,18 @@ class LayoutError(BonepileError):
     """A layout (or its JSON) that does not describe a table."""
 
 
+def unroll_cells(cells: Any) -> list[tuple[Any, ...]]:
+    """The fields of a persistent list of ``(previous, field, field, ...)`` cells, oldest
+    first: each cell's fields as a tuple (the placements and the seats' hidden turns are kept
+    so, one tuple a cell)."""
+    out = []
+    while cells is not None:
+        out.append(cells[1:])
+        cells = cells[0]
+    out.reverse()
+    return out
+
+
 def unroll(cells: Any) -> list[Any]:
     """The items of a persistent list of ``(previous, item)`` cells, oldest first."""
     out = []
@@ -146,13 +158,7 @@ class Layout:
         self._ends_src = end_pairs
 
     def _build(self) -> None:
-        placed: list[tuple[int, int, int, int]] = []
-        cell = self._placed
-        while cell is not None:
-            cell, t, u, v, seat = cell
-            placed.append((t, u, v, seat))
-        placed.reverse()
-        placements, ends = _derive(placed, self._ends_src or ())
+        placements, ends = _derive(unroll_cells(self._placed), self._ends_src or ())
         self._placements = placements
         self._ends = ends
 
@@ -326,7 +332,7 @@ def _placement_from_json(data: Any, i: int, all_tiles: list[Any]) -> Placement:
 
 
 def _derive(
-    placed: list[tuple[int, int, int, int]], end_pairs: Ends
+    placed: list[tuple[Any, ...]], end_pairs: Ends
 ) -> tuple[tuple[Placement, ...], tuple[OpenEnd, ...]]:
     """Placements with parents, slots and halves, and the free slots, from the rules'
     records: each ``(tile, parent tile or -1, value matched or -1, seat)`` and the open ends."""

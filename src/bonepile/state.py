@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event, HandEnded
-from bonepile.layout import unroll
+from bonepile.layout import unroll, unroll_cells
 from bonepile.masks import count, mask_pips
 from bonepile.result import Result
 from bonepile.tiles import TILES, Tile, tiles_of
@@ -709,17 +709,16 @@ def _record(
                 return (pub, seat, action, events), own
             return _split(pub, own, (seat, action, events), ply, shown, events)
         if shown is action and e.sole_viewer() == seat:  # a draw: the actor alone saw it all
-            n = len(own) - 1
-            full = (own[n], ply, seat, action, events)
             mine = (own[seat], ply, seat, action, events)
-            if n == 2:
-                own = (mine, own[1], full) if seat == 0 else (own[0], mine, full)
-            else:
-                lists = list(own)
-                lists[seat] = mine
-                lists[n] = full
-                own = tuple(lists)
-            return (pub, seat, action, (p,)), own
+            full = (own[-1], ply, seat, action, events)
+            if len(own) == 3:  # two seats: no list in between (100 instructions a move of draw)
+                return (pub, seat, action, (p,)), (
+                    (mine, own[1], full) if seat == 0 else (own[0], mine, full)
+                )
+            lists = list(own)
+            lists[seat] = mine
+            lists[-1] = full
+            return (pub, seat, action, (p,)), tuple(lists)
         return _split(pub, own, (seat, action, events), ply, shown, (p,))
     seen = tuple([e.redact(None) for e in events])
     if shown is action and all(seen[i] is events[i] for i in range(len(events))):
@@ -825,9 +824,7 @@ def seat_history(pub: Public, own: Owned) -> list[tuple[int, Action, tuple[Event
         cell, who, action, events = cell
         items.append((who, action, events))
     items.reverse()
-    cell = own
-    while cell is not None:
-        cell, ply, who, action, events = cell
+    for ply, who, action, events in unroll_cells(own):
         items[ply] = (who, action, events)
     return items
 

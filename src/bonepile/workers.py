@@ -6,11 +6,11 @@ Workers start with :func:`end_on_sigterm`'s handler, and are ended with SIGTERM 
 stops early, so games in progress stop their external bots.
 
 Why not :class:`multiprocessing.pool.Pool`: its ``terminate`` shares queue locks and a reader
-thread with the workers it kills, and a worker killed at the wrong moment (holding a lock, or
-half way through a message) leaves the caller waiting forever, which a run ended by SIGTERM met
-about once in a few hundred runs. Here every worker has its own pipe, nothing is shared, the
-caller never reads from a worker it is stopping, and a worker that does not end within
-:data:`GRACE` seconds is killed; a worker that dies mid-run is reported, not waited for.
+thread with the workers it kills, so a worker killed at the wrong moment (holding a lock, or
+half way through a message) can leave the caller waiting forever; a run ended by SIGTERM was
+seen hanging so in CI (twice, never reproduced). Here every worker has its own pipe, nothing is
+shared, the caller never reads from a worker it is stopping, and a worker that does not end
+within :data:`GRACE` seconds is killed; a worker that dies mid-run is reported, not waited for.
 """
 
 from __future__ import annotations
