@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 from bonepile.errors import BonepileError, WireError, shown
 from bonepile.grid import format_cell
 from bonepile.result import Result
-from bonepile.tiles import Tile, parse_tile
+from bonepile.tiles import ONE_TILE, TILES, Tile, parse_tile
 
 Cell = tuple[int, int]
 """A zero-based ``(row, col)`` board cell (as in :class:`~bonepile.actions.Place`)."""
@@ -337,9 +337,14 @@ class Drew(Event):
         if (seat is not None and seat == self.seat) or self.tiles is None:
             return self
         # one shared value: a history keeps it once for every seat
-        by_cause = _HIDDEN_DREW.get(self.cause)
-        if by_cause is None:
-            by_cause = _HIDDEN_DREW[self.cause] = {}
+        cause = self.cause
+        if cause == "unable":  # the usual cause: no lookup of its table
+            by_cause = _HIDDEN_UNABLE
+        else:
+            table = _HIDDEN_DREW.get(cause)
+            if table is None:
+                table = _HIDDEN_DREW[cause] = {}
+            by_cause = table
         key = self.count << 6 | self.seat  # seats < 64: a small int (no object) for small counts
         hidden = by_cause.get(key)
         if hidden is None:
@@ -658,10 +663,48 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = (
 )
 """Every event class, for dispatch (:meth:`Event.from_json`) and schema generation."""
 
-_HIDDEN_DREW: Final[dict[str, dict[int, Drew]]] = {}
-"""Redacted draws by seat, count and cause (values, so one instance serves every view)."""
+_HIDDEN_UNABLE: Final[dict[int, Drew]] = {}
+_HIDDEN_DREW: Final[dict[str, dict[int, Drew]]] = {"unable": _HIDDEN_UNABLE}
+"""Redacted draws by cause, then seat and count (values, so one instance serves every
+view)."""
 
 _HIDDEN_DISCARD: Final[dict[int, Discarded]] = {}
 """Redacted discards by seat."""
+
+_SHARED: Final = 100_000
+"""The most shared events a cache below keeps before it starts again (a bound on memory)."""
+
+_PLACED: Final[dict[int, Placed]] = {}
+_DREW_UNABLE: Final[dict[int, Drew]] = {}
+
+
+def placed(seat: int, t: int, u: int, matched: int, open: int) -> Placed:
+    """``Placed(seat, TILES[t], TILES[u], matched, open)`` as one shared value: an event is
+    immutable, so the same placement played again (as simulations do every hand) costs a
+    lookup, not a new event."""
+    if matched > 18 or open > 18:  # beyond double-18, the largest set: not shared
+        return Placed(seat, TILES[t], TILES[u], matched, open)
+    # Mixed radix, the tile lowest: the dictionary indexes by the low bits (ints hash to
+    # themselves), so the part that varies most must be there, or lookups collide.
+    key = t + 190 * (u + 190 * (matched + 19 * (open + 19 * seat)))
+    event = _PLACED.get(key)
+    if event is None:
+        if len(_PLACED) >= _SHARED:
+            _PLACED.clear()
+        event = _PLACED[key] = Placed(seat, TILES[t], TILES[u], matched, open)
+    return event
+
+
+def drew_unable(seat: int, t: int) -> Drew:
+    """``Drew(seat, 1, (TILES[t],), "unable")``, the draw of a seat that could not play, as
+    one shared value (see :func:`placed`)."""
+    key = seat << 8 | t
+    event = _DREW_UNABLE.get(key)
+    if event is None:
+        if len(_DREW_UNABLE) >= _SHARED:
+            _DREW_UNABLE.clear()
+        event = _DREW_UNABLE[key] = Drew(seat, 1, ONE_TILE[t], "unable")
+    return event
+
 
 _BY_TYPE: Final[dict[str, type[Event]]] = {cls.TYPE: cls for cls in EVENT_TYPES}

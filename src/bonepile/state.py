@@ -295,10 +295,12 @@ class State(Generic[OptionsT]):
         new._own = self._own
         return new
 
-    def _act_in_place(self, action: Action) -> tuple[Event, ...]:
+    def _act_in_place(self, action: Action, buf: list[Event] | None = None) -> tuple[Event, ...]:
         """Carry out ``action`` on this private state in place (raise
         :class:`IllegalActionError` if it is not legal): keep the move, and the turn in the
-        history and in every seat's when they are known; return the events."""
+        history and in every seat's when they are known; return the events. ``buf``: a list
+        the caller lends for the events as they happen (a runner playing a whole hand lends
+        one, which saves a list a move); emptied first, and left holding them."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -307,7 +309,11 @@ class State(Generic[OptionsT]):
         seat = self._actor
         assert seat is not None
         ply = self._ply
-        events: list[Event] = []
+        if buf is None:
+            events: list[Event] = []
+        else:
+            events = buf
+            events.clear()
         self._legal = None
         self._moves = (self._moves, action)
         self._ply = ply + 1
@@ -676,16 +682,25 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
     return state
 
 
-_REDACTS: Final[dict[type, bool]] = {}
-"""Per action class: whether it overrides :meth:`Action.redacted` (actions are plain Python
-objects: asking the class costs less than calling the method)."""
+_KINDS: Final[list[type | None]] = [None] * 16
+_KINDS_REDACT: Final[list[bool]] = [False] * 16
+"""The action classes seen so far, in slots filled in order, and per class whether it
+overrides :meth:`Action.redacted` (actions are plain Python objects: asking the class costs
+less than calling the method). A game has a handful of classes, so comparing a few by
+identity costs less than a dictionary lookup a move."""
 
 
 def _redacts(kind: type[Any]) -> bool:
-    redacts = _REDACTS.get(kind)
-    if redacts is None:
-        redacts = _REDACTS[kind] = kind.redacted is not Action.redacted
-    return redacts
+    for i in range(16):
+        k = _KINDS[i]
+        if k is kind:
+            return _KINDS_REDACT[i]
+        if k is None:
+            redacts = kind.redacted is not Action.redacted
+            _KINDS_REDACT[i] = redacts  # the answer first: a slot is never read half filled
+            _KINDS[i] = kind
+            return redacts
+    return kind.redacted is not Action.redacted  # more classes than slots: asked each time
 
 
 def _record(

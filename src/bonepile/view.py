@@ -234,13 +234,22 @@ class View:
         """Make this the view of ``state`` for ``seat``: the public values it shows, and what
         it builds late from (the hand sizes packed, the seat's mask, the state's class, its two
         history lists as this seat sees them, its layout and facts keys). :meth:`of` fills a
-        new view; a runner whose agent kept no reference to the view it was given refills that
-        one (see :func:`~bonepile.agents.base.play_hand`), which saves a new view's cost."""
-        result = state._result
-        actor = state._actor
+        new view; a runner whose agent kept no reference to the view it was given refreshes
+        that one with :meth:`_turn` (see :func:`~bonepile.agents.base.play_hand`), which saves
+        a new view's cost."""
         self._game = _name(state._game)
         self._options = state._options
         self._players = state._players
+        self._scores_before = state._scores_before
+        self._leader = state._leader
+        self._decode = type(state)
+        self._turn(state, seat)
+
+    def _turn(self, state: State[Any], seat: int | None) -> None:
+        """:meth:`_refill` with the values that stay the same through a hand left as they are:
+        for a view refilled from the state it was last filled from, changed by a move."""
+        result = state._result
+        actor = state._actor
         self._seat = seat
         self._boneyard_size = len(state._bone) - state._bpos
         self._layout = None
@@ -249,8 +258,6 @@ class View:
             self._legal = state.legal_actions()
         else:
             self._legal = ()
-        self._scores_before = state._scores_before
-        self._leader = state._leader
         self._result = result
         self._public = None
         if result is None:
@@ -261,7 +268,6 @@ class View:
         self._hand_sizes = None
         self._sizes = state._sizes()
         self._mask = state._hands[seat] if seat is not None else 0
-        self._decode = type(state)
         self._history = None
         self._seen_pub, self._seen_own = state._seat_history(seat)
         self._lkey, self._lkey2 = state._layout_key()

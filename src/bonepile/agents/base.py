@@ -69,6 +69,7 @@ def play_hand(
         # Nobody sees the positions in between: play on one private state, changed in place.
         state = state._private()
         acts = [agent.act for agent in agents]  # looked up once a hand, not once a move
+        buf: list[Event] = []  # the events of each move, one list lent for the hand
         first = state._actor
         assert first is not None
         mover: int = first
@@ -76,13 +77,13 @@ def play_hand(
         refcount = _REFCOUNT
         alone = -1 if refcount is None else refcount(v)  # the count of a view nobody holds
         while True:
-            state._act_in_place(acts[mover](v))
+            state._act_in_place(acts[mover](v), buf)
             turn = state._actor
             if turn is None:
                 break
             mover = turn
             if refcount is not None and refcount(v) == alone:
-                v._refill(state, mover)  # nobody kept it: refilled, the cost of a new view saved
+                v._turn(state, mover)  # nobody kept it: refilled, the cost of a new view saved
             else:
                 v = View.of(state, mover)
     while state.actor is not None:
