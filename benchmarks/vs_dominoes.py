@@ -17,8 +17,9 @@ played twice with the teams swapped (duplicate deals). The JSON report gives the
 team's share of the hands won, with a 95% interval over deals, and the mean points.
 
 Rules differ in one corner: a blocked hand goes to the team with the lower *total* in the
-package, to the team holding the lowest *single* hand in bonepile's ``block`` (RULES.md 6). The
-package's rule decides here; the bonepile agent still searches with its own rule.
+package, to the team holding the lowest *single* hand in bonepile's ``block``
+(docs/games/block.md, "Scoring"). The package's rule decides here; the bonepile agent still
+searches with its own rule.
 """
 
 from __future__ import annotations

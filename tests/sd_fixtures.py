@@ -1,8 +1,8 @@
 """Build Super Dominoes positions directly, for the scenario and option tests.
 
-RULES.md 5: "Fixture means the test builds the state directly (layout, hands, boneyard order,
-spell/skip flags); it need not come from real play." :func:`position` is the only code in the
-test suite that touches the engine's internal fields; tests assert through the public API.
+A fixture builds the state directly (layout, hands, boneyard order, spell/skip flags); it need
+not come from real play. :func:`position` is the only code in the test suite that touches the
+engine's internal fields; tests assert through the public API.
 
 :func:`real_deal` builds a genuine explicit deal (hands of 9, the rest of the set as the
 boneyard) for scenarios that are cheap to reach by real play.
@@ -86,7 +86,8 @@ STARTER13_HANDS = [
     ["13-4", "13-6", "5-5", "8-4", "12-10", "11-10", "12-9", "14-0", "15-3"],
     ["13-5", "13-7", "12-12", "6-4", "14-3", "15-0", "10-8", "11-3", "9-3"],
 ]
-"""A 3-player deal (RULES.md 5.1.18): P0 holds 15-15 (so has the first option) and 13-13."""
+"""A 3-player deal (scenario 18, the 13-13 starter): P0 holds 15-15 (so has the first option)
+and 13-13."""
 
 
 def real_deal(

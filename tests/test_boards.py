@@ -1,8 +1,9 @@
-"""Boards for Double Double Dominoes (RULES.md 4.1-4.2): the standard board's facts, the
-loader's validation (every bad board is a BoardError naming the problem, never another
-exception), cell notation, the shipped small boards and boards loaded from a file.
+"""Boards for Double Double Dominoes (docs/games/double_double.md, "Equipment" and "Boards"):
+the standard board's facts, the loader's validation (every bad board is a BoardError naming
+the problem, never another exception), cell notation, the shipped small boards and boards
+loaded from a file.
 
-Expected values are copied from RULES.md, not from the shipped data.
+Expected values are written out in this file, not read from the shipped data.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bonepile.grid import (
     standard_board,
 )
 
-# --------------------------------------------------------------------------- RULES 4.2 data
+# --------------------------------------------------------------- the standard board, written out
 
 RULES_GRID = [
     "5..4...3...4..5",

@@ -1,4 +1,4 @@
-"""The ``bonepile`` command line, as a user runs it (FORMATS.md, command-line contract).
+"""The ``bonepile`` command line, as a user runs it (README.md, "The command line").
 
 End-to-end cases run the installed console script in a subprocess; the many bad-input cases call
 :func:`bonepile.cli.main` in-process (same code path, much faster). Bad input must always give
@@ -892,7 +892,8 @@ def test_every_documented_choice_is_accepted(game: str, capsys: pytest.CaptureFi
 
 
 def test_block_target_score_null(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md 1.2: block/draw `target_score` is Optional[int]; null means a single hand.
+    """docs/games/block.md, "Options": block/draw `target_score` is Optional[int]; null means a
+    single hand.
 
     `bonepile rules block` documents it as "(null: one hand)", so both the command line and a
     record must accept null.

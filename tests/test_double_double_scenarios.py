@@ -1,12 +1,15 @@
-"""RULES.md 5.3: the 19 Double Double Dominoes scenarios, each a required test, plus one or more
-situations per option of RULES.md 4 where changing the option changes behaviour.
+"""The 19 worked Double Double Dominoes scenarios, each a required test (``test_5_3_NN`` is
+scenario NN), plus one or more situations per option (docs/games/double_double.md, "Options")
+where changing the option changes behaviour.
 
-Expected values come from RULES.md (4, 5.3 and the DDD clarifications of 6) and FORMATS.md
-(1-2), worked out by hand, never read back from the engine. Positions are built with the
-fixture builder ``position`` (RULES.md 5: "fixture means the test builds the state directly")
-or, where cheap, by legal play. Only the public API is used.
+Expected values come from docs/games/double_double.md, docs/rules.md ("Double Double
+Dominoes") and docs/records.md ("Notation", "Decisions and forced moves"), worked out by hand,
+never read back from the engine. Positions are built with the fixture builder ``position``
+(the test builds the state directly) or, where cheap, by legal play. Only the public API is
+used.
 
-Standard board (RULES.md 4.2), rows 1-15 from the top, columns A-O from the left::
+Standard board (docs/games/double_double.md, "Equipment"), rows 1-15 from the top, columns A-O
+from the left::
 
          ABCDEFGHIJKLMNO
       1  5..4...3...4..5        9  ....1.....1....
@@ -123,7 +126,8 @@ def test_5_3_01_setup_two_players(seed: int) -> None:
     assert sets_in_play(s.options, 2) == 2
     first = s.first_player
     assert s.actor == first
-    # 3 tiles each, boneyard 50; the first player's automatic draw (RULES 6) has been made.
+    # 3 tiles each, boneyard 50; the first player's automatic draw (docs/rules.md, "Double
+    # Double Dominoes") has been made.
     assert [s.hand_size(p) for p in range(2)] == [4 if p == first else 3 for p in range(2)]
     assert s.boneyard_size == 50 - 1
     everything = [t for p in range(2) for t in s.hand(p)] + list(s.boneyard)
@@ -184,7 +188,7 @@ def test_option_first_player_tiebreak_next_lowest_tile_third_tile() -> None:
 
 def test_option_first_player_tiebreak_next_lowest_tile_full_tie_seat_order() -> None:
     # P0's lowest is 1 pip; P1 and P2 hold the same three tiles (two copies): a full tie among
-    # P1 and P2 goes to seat order (RULES 6), so P1.
+    # P1 and P2 goes to seat order, so P1.
     hands = [["1-0", "6-6", "6-5"], ["0-0", "2-0", "3-3"], ["0-0", "2-0", "3-3"]]
     s = GAME.new(3, deal=deal(hands), options={"first_player_tiebreak": "next_lowest_tile"})
     assert s.first_player == 1
@@ -200,7 +204,8 @@ def test_option_first_player_tiebreak_next_lowest_tile_full_tie_seat_order() -> 
 def test_option_first_player_tiebreak_random_explicit_deal_lowest_tied_seat(
     players: int, hands: list[list[str]], first: int
 ) -> None:
-    # RULES 6: with an explicit deal, `random` gives the lowest tied seat.
+    # docs/rules.md, "Double Double Dominoes": with an explicit deal, `random` gives the lowest
+    # tied seat.
     s = GAME.new(players, deal=deal(hands), options={"first_player_tiebreak": "random"})
     assert s.first_player == first
     assert s.actor == first
@@ -224,7 +229,7 @@ def test_5_3_03_first_tile_covering_the_star_is_legal_and_scores_0() -> None:
 
 
 def test_5_3_03_cells_in_either_order_are_the_same_action() -> None:
-    # FORMATS 1: "6-3@8H8G" is "3-6@8G8H"; formatters write reading order.
+    # docs/records.md, "Notation": "6-3@8H8G" is "3-6@8G8H"; formatters write reading order.
     assert parse_action("6-3@8H8G") == parse_action("3-6@8G8H")
     assert str(parse_action("6-3@8H8G")) == "3-6@8G8H"
     s = first_tile_position().apply(parse_action("6-3@8H8G"))
@@ -751,7 +756,8 @@ def test_5_3_16_highest_score_beats_hand_pips() -> None:
 
 def test_5_3_16_last_tile_in_the_opening_draw_ends_after_that_turn() -> None:
     # Boneyard of 2: P0's refill takes one, P1's opening draw takes the last; P1 still plays
-    # its turn, then the game ends (RULES 4.7: "whether in the opening draw or in the refill").
+    # its turn, then the game ends (docs/games/double_double.md, "How the game ends": "whether
+    # at the start of the turn or in the refill").
     s = position(
         2,
         [["4-3", "5-5", "6-6"], ["6-2", "1-1", "0-0"]],
@@ -841,14 +847,16 @@ def test_5_3_17_victory_on_a_double_no_chain() -> None:
 
 
 def test_option_simultaneous_victory_mover_wins_when_mover_not_reaching() -> None:
-    # RULES 6: mover_wins with the mover not among those reaching the total = the default.
+    # docs/games/double_double.md, "Options": mover_wins with the mover not among those
+    # reaching the total = the default.
     s = act(victory_position(["1-4", "5-0", "6-6"], simultaneous_victory="mover_wins"), "1-4@8C8D")
     assert s.result is not None and s.result.winners == (2,)
 
 
 def test_5_3_17_victory_in_the_middle_of_a_chain() -> None:
-    # RULES 4.7 "at once, in the middle of a turn or chain": P1 on 93 (pips 6) plays [0|0]
-    # (+4 -> 97, pips 6) then chains [2|0] (+3 -> 100): the game ends before any refill.
+    # docs/games/double_double.md, "How the game ends": "at once, even in the middle of a turn
+    # or a chain". P1 on 93 (pips 6) plays [0|0] (+4 -> 97, pips 6) then chains [2|0]
+    # (+3 -> 100): the game ends before any refill.
     assert BOARD.track_pips(93) == 6 and BOARD.track_pips(97) == 6
     s = position(
         2,
@@ -972,7 +980,8 @@ def test_5_3_19_board_full_after_a_double_ends_the_turn() -> None:
 
 
 def test_5_3_19_last_draw_reason_wins_over_board_full() -> None:
-    # RULES 6: if the turn that filled the board also drew the last tile, the reason is last_draw.
+    # docs/rules.md, "Double Double Dominoes": if the turn that filled the board also drew the
+    # last tile, the reason is last_draw.
     s = position(
         2,
         [["2-1", "5-5", "6-6"], ["5-1", "1-1", "3-3"]],
@@ -1074,8 +1083,9 @@ def test_option_max_contacts_per_end_contacts_must_all_match() -> None:
 
 
 def test_option_max_contacts_per_end_still_needs_different_dominoes() -> None:
-    # RULES 6: with max_contacts_per_end > 1 the two ends must touch different dominoes:
-    # side by side on [3|6] stays illegal (forbid_2x2 off so only that rule can catch it).
+    # docs/games/double_double.md, "Options": with max_contacts_per_end > 1 the two ends must
+    # touch different dominoes: side by side on [3|6] stays illegal (forbid_2x2 off so only
+    # that rule can catch it).
     s = position(
         2,
         [["3-6", "1-1", "2-2"], ["5-5", "4-4", "0-0"]],
@@ -1099,8 +1109,9 @@ TWO_DIAMONDS = {
     ("tile", "action", "points"), [("5-1", "5-1@1A1B", 3), ("1-1", "1-1@1A1B", 6)]
 )
 def test_tile_covering_two_diamonds_sums_them(tile: str, action: str, points: int) -> None:
-    # RULES 4.8 #16 (custom boards): a tile on 1A (diamond 1) and 1B (diamond 2) scores 1 + 2,
-    # doubled for a double. 1B touches the first tile's 1 on the star (2B).
+    # docs/games/double_double.md, "Where we settled the rules", 16 (custom boards): a tile on
+    # 1A (diamond 1) and 1B (diamond 2) scores 1 + 2, doubled for a double. 1B touches the
+    # first tile's 1 on the star (2B).
     s = position(
         2, [[tile, "6-6", "5-5"], ["4-4", "3-3", "2-2"]], placed=["1-3@2B2C"], board=TWO_DIAMONDS
     )
@@ -1132,6 +1143,7 @@ def test_alias_ddd() -> None:
     ],
 )
 def test_option_values_out_of_range_are_refused(options: dict[str, Any]) -> None:
-    # RULES 6 "Ranges": counts >= 0; domino_sets and max_contacts_per_end >= 1; choices only.
+    # docs/games/double_double.md, "Options": counts >= 0; domino_sets and max_contacts_per_end
+    # >= 1; choices only.
     with pytest.raises(OptionError):
         GAME.new(2, seed=1, options=options)

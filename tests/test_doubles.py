@@ -1,12 +1,14 @@
-"""Doubles: the 16 scenarios of RULES.md 5.2, every option, deals, records and rendering.
+"""Doubles: the 16 worked scenarios (``test_5_2_NN`` is scenario NN), every option, deals,
+records and rendering.
 
-Expected values come from RULES.md (section 3, scenarios 5.2, clarifications of section 6)
-and FORMATS.md (sections 1-3), worked out by hand, never read back from the engine.
+Expected values come from docs/games/doubles.md and docs/records.md ("Notation", "Decisions
+and forced moves", game records), worked out by hand, never read back from the engine.
 Positions are built from explicit deals and real moves (the lead is forced: the holder of the
 highest double leads it, and play passes to the left). The longer games below (``BLOCK_4P``,
 ``TIE_3P``, ...) are real hands of explicit deals; the comment above each one says why its
-end is what the rules call for. A small independent model of RULES.md 3 (:class:`Ref`)
-checks the exact legal actions after every move of those games and of many seeded games.
+end is what the rules call for. :class:`Ref`, a small independent model of the rules of
+docs/games/doubles.md, checks the exact legal actions after every move of those games and of
+many seeded games.
 Only the public API is asserted.
 """
 
@@ -106,13 +108,13 @@ def hands_of(state: State) -> list[str]:
 
 
 def can_place(tile: Tile, value: int, unlocked: set[int]) -> bool:
-    """RULES.md 3.5: a tile goes on an open end of ``value`` when it shows that value and
-    either it is the value's double or the value is unlocked."""
+    """docs/games/doubles.md, "A turn": a tile goes on an open end of ``value`` when it shows
+    that value and either it is the value's double or the value is unlocked."""
     return tile.has(value) and (tile.is_double or value in unlocked)
 
 
 def layout_unlocked(state: State) -> set[int]:
-    """The unlocked numbers, from the doubles on the table (RULES.md 3.5)."""
+    """The unlocked numbers, from the doubles on the table (docs/games/doubles.md, "A turn")."""
     return {p.tile.hi for p in state.layout.placements if p.tile.is_double}
 
 
@@ -130,7 +132,8 @@ def nobody_can_place(state: State) -> bool:
 
 
 class Ref:
-    """An independent, slow model of RULES.md 3 and FORMATS.md 2 for one Doubles hand."""
+    """An independent, slow model of docs/games/doubles.md and docs/records.md ("Decisions and
+    forced moves") for one Doubles hand."""
 
     def __init__(
         self, players: int, hands: list[list[Tile]], bone: list[Tile], options: dict[str, Any]
@@ -315,8 +318,8 @@ TIE_3P = Hand(
 )
 
 # 3 players, 3-3 leads. Blocked after 4-0@2-0 with 5-5 and 4-4 in the reserve: open ends 0
-# (every 0 placed), 4 and 5 (locked). Pips 5, 9, 14 (RULES.md 5.2.13): P0 scores
-# 9 + 14 - 5 = 18 (opponents_total 23, all_hands_total 28).
+# (every 0 placed), 4 and 5 (locked). Pips 5, 9, 14 (docs/games/doubles.md, "Scoring"): P0
+# scores 9 + 14 - 5 = 18 (opponents_total 23, all_hands_total 28).
 BLOCK_3P = Hand(
     hands=["2-1 3-2 3-3 4-2 5-3 6-0", "1-0 2-0 4-0 4-1 5-4 6-3", "3-0 3-1 5-1 5-2 6-4 6-5"],
     boneyard="6-1 5-0 1-1 4-3 6-6 6-2 2-2 0-0 5-5 4-4",
@@ -327,7 +330,8 @@ BLOCK_3P = Hand(
 )
 
 # 3 players, P0 goes out with 5-5@5-4; P1 keeps 3-1 5-3 (12), P2 6-1 (7): P0 +19
-# (RULES.md 5.2.12). One tile was drawn; the 9 left hold 2+2+5+6+6+5+7+6+7 = 46 pips.
+# (docs/games/doubles.md, "Scoring"). One tile was drawn; the 9 left hold
+# 2+2+5+6+6+5+7+6+7 = 46 pips.
 DOMINO_19 = Hand(
     hands=["0-0 2-2 5-5 6-3 6-5 6-6", "3-1 4-2 4-4 5-3 5-4 6-4", "1-0 2-1 3-2 4-0 6-1 6-2"],
     boneyard="3-0 2-0 1-1 5-0 3-3 5-1 4-1 5-2 6-0 4-3",
@@ -816,7 +820,7 @@ def test_5_2_11_block_is_detected_at_once(name: str) -> None:
 
 
 def test_5_2_11_block_right_after_a_draw_before_the_pass() -> None:
-    # RULES.md 6: the static check runs after a draw too.
+    # docs/games/doubles.md, "How a round ends": the static check runs after a draw too.
     before = play(TIE_3P.start(), *TIE_3P.moves.split()[:-1])
     assert (before.actor, legal(before), before.boneyard_size) == (2, {"draw"}, 3)
     end, events = before.step(DRAW)

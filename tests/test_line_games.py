@@ -1,4 +1,5 @@
-"""The classic line games ``block`` and ``draw`` (RULES.md 1.2 and section 6, "Block and Draw").
+"""The classic line games ``block`` and ``draw`` (docs/games/block.md, docs/games/draw.md and
+docs/rules.md, "Block and Draw").
 
 Expected values come from the rules text, worked out by hand in the comments; explicit deals
 pin every position. ``hand_size`` is set small in most scenarios so that a whole hand fits in a

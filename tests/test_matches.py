@@ -1,8 +1,9 @@
 """Matches for every game: hands to a target score, the next-hand leader, match records.
 
-RULES.md: block/draw 1.2 (the winner of a hand leads the next with any tile, ``lead`` again
-after a tie), Super Dominoes 2.3 (``next_hand_leader``) and 2.11, Doubles 3.3 (``round_leader``)
-and 3.8, and 5.2.15 (the match ends when a round takes a player to 100).
+Rules: docs/rules.md, "Matches", and the "Matches" sections of docs/games/: block/draw (the
+winner of a hand leads the next with any tile, ``lead`` again after a tie), Super Dominoes
+(``next_hand_leader``, and "Scoring"), Doubles (``round_leader``, and "Scoring"; the match ends
+when a round takes a player to 100).
 """
 
 from __future__ import annotations
@@ -299,7 +300,7 @@ def test_super_dominoes_rotate_ignores_the_winner() -> None:
 
 def test_super_dominoes_next_first_player_without_a_double_passes_the_option() -> None:
     # The next hand's first player is P1 (left of the winner P0) but holds no double: the
-    # option passes left (RULES.md 2.3) to P2, who holds 7-7.
+    # option passes left (docs/games/super_dominoes.md, "Who starts") to P2, who holds 7-7.
     m = new_match("super_dominoes", 3, options={"target_score": 500}, seed=1)
     prev = _finished_sd(3, {"target_score": 500}, lambda s: s.result.winners == (0,))
     m = Match(m.game, 3, m.options, 1, (prev,))
@@ -466,7 +467,7 @@ def test_read_any_tells_hands_from_matches() -> None:
 def test_hand_record_with_a_leader_key() -> None:
     s = get_game("block").new(2, seed=3, leader=1, scores_before=[10, 20])
     rec = record_of(s)
-    # FORMATS.md's bonepile-record/1 has no leader key: a led hand is a bonepile-record/2
+    # bonepile-record/1 has no leader key (docs/records.md): a led hand is a bonepile-record/2
     assert rec["leader"] == 1 and rec["format"] == "bonepile-record/2"
     assert record_of(get_game("block").new(2, seed=3))["format"] == "bonepile-record/1"
     with pytest.raises(RecordError, match='unknown key "leader"'):

@@ -1,4 +1,4 @@
-"""Perft (FORMATS.md section 5): golden counts, an independent brute force, and hand counts.
+"""Perft (docs/records.md, "Perft"): golden counts, an independent brute force, and hand counts.
 
 The golden files in tests/golden/perft/ hold one fixed deal each (the record, with an explicit
 deal) and the counts at depths 1-4 plus the divide at depth 3. They were made by the engine, so
@@ -359,7 +359,7 @@ def test_perft_contract_through_the_api(tmp_path: Path) -> None:
 
 
 def test_perft_of_a_finished_hand_is_one() -> None:
-    # perft(p, d) = 1 when the hand is over at p (FORMATS.md 5), at every depth.
+    # perft(p, d) = 1 when the hand is over at p (docs/records.md, "Perft"), at every depth.
     state = position("block_2p_double6_lead")
     while not state.is_over:
         state = state.apply(state.legal_actions()[-1])

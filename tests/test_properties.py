@@ -1,6 +1,7 @@
 """Property tests: random deals, option sets and player counts, played with random legal actions.
 
-Specs: RULES.md sections 1, 2 and 6; FORMATS.md sections 1 and 2.
+Specs: the games' pages in docs/games/ and docs/rules.md; docs/records.md, "Notation" and
+"Decisions and forced moves".
 
 Every game named in :data:`GAMES` is covered. Options are drawn from each game's own option specs
 (``Game.option_specs()``), so a new option is picked up automatically; to cover a new game, add
@@ -237,7 +238,7 @@ def check_conserved(state: State, expected: Counter[Tile]) -> None:
 
 
 def check_valid(state: State) -> None:
-    """A decision point is well formed (FORMATS.md section 2)."""
+    """A decision point is well formed (docs/records.md, "Decisions and forced moves")."""
     legal = state.legal_actions()
     if state.is_over:
         assert state.result is not None
@@ -250,7 +251,8 @@ def check_valid(state: State) -> None:
     assert len(set(legal)) == len(legal), f"duplicate legal actions: {[str(a) for a in legal]}"
     assert all(isinstance(a, Action) for a in legal)
     if any(isinstance(a, Draw | Pass) for a in legal):
-        # Forced actions come alone: play is compulsory (FORMATS.md 2).
+        # Forced actions come alone: play is compulsory (docs/records.md, "Decisions and forced
+        # moves").
         assert len(legal) == 1, f"draw/pass offered beside other actions: {legal}"
     hand = set(state.hand(state.actor))
     on_table = set(state.layout.tiles())
@@ -630,7 +632,7 @@ CANONICAL_ACTION = re.compile(
 @st.composite
 def spellings_of(draw: st.DrawFn, tile: Tile) -> str:
     """One accepted spelling of ``tile``: either order, ``-``/``|``/``:``, optional brackets
-    and spaces (FORMATS.md 1)."""
+    and spaces (docs/records.md, "Notation")."""
     a, b = draw(st.sampled_from([(tile.hi, tile.lo), (tile.lo, tile.hi)]))
     sep = draw(st.sampled_from("-|:"))
     sp = st.sampled_from(["", " "])

@@ -1,5 +1,5 @@
-"""Game records, format ``bonepile-record/1`` (FORMATS.md section 3) and the position summary
-(FORMATS.md section 4): writing, reading, round trips, validation and a fuzz test of the reader.
+"""Game records, format ``bonepile-record/1``, and the position summary (docs/records.md):
+writing, reading, round trips, validation and a fuzz test of the reader.
 """
 
 from __future__ import annotations
@@ -577,7 +577,7 @@ def test_optional_keys_accepted() -> None:
 
 
 def test_null_target_score_is_accepted() -> None:
-    # RULES.md 1.2: target_score is Optional[int] (null: a single hand)
+    # docs/games/block.md, "Options": target_score is Optional[int] (null: a single hand)
     rec = seeded_record()
     rec["options"] = {**rec["options"], "target_score": None}
     s = read_record(rec)

@@ -1,10 +1,12 @@
-"""RULES.md 2: every Super Dominoes option changes behaviour in at least one test.
+"""Every Super Dominoes option (docs/games/super_dominoes.md, "Options") changes behaviour in at
+least one test.
 
 For each option a position where the default and the alternative differ, with both asserted.
 Options that only matter between hands (``next_hand_leader``, ``target_score``) have no effect
-inside one hand (RULES.md 6): here they are only checked to be accepted, validated and inert;
+inside one hand: here they are only checked to be accepted, validated and inert;
 **match behaviour (later hands, match end) is tested elsewhere**.
-Expected values come from RULES.md (2, 5.1, 6) and FORMATS.md (1-2), not from the engine.
+Expected values come from docs/games/super_dominoes.md and docs/records.md ("Notation",
+"Decisions and forced moves"), not from the engine.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ RULES_DEFAULTS = {
     "blocked_difference": "clamped",
     "target_score": None,
 }
-"""Every option of RULES.md section 2 with its default."""
+"""Every option of docs/games/super_dominoes.md ("Options") with its default."""
 
 RULES_CHOICES = {
     "first_player_rule": {"highest_tile_in_hand", "draw_high_tile", "fixed_seat", "random"},
@@ -206,7 +208,7 @@ def test_first_player_rule_highest_tile_in_hand() -> None:
 
 @pytest.mark.parametrize("rule", ["draw_high_tile", "fixed_seat", "random"])
 def test_first_player_rule_explicit_deal_starts_at_seat_0(rule: str) -> None:
-    # RULES.md 6: with an explicit deal these rules give seat 0.
+    # docs/games/super_dominoes.md, "Options": with an explicit deal these rules give seat 0.
     s = _first_player_deal({"first_player_rule": rule})
     assert s.actor == 0
     assert s.facts.to_json()["first_player"] == 0
@@ -239,7 +241,8 @@ def test_first_player_rule_by_lot_is_reproducible_from_the_seed(rule: str) -> No
 
 @pytest.mark.parametrize("value", ["left_of_winner", "rotate"])
 def test_next_hand_leader_is_inert_within_one_hand(value: str) -> None:
-    # Only matters between hands (RULES.md 6). Match behaviour is tested elsewhere.
+    # Only matters between hands (docs/games/super_dominoes.md, "Matches"). Match behaviour is
+    # tested elsewhere.
     base = _playout(GAME.new(3, seed=11))
     other = _playout(GAME.new(3, seed=11, options={"next_hand_leader": value}))
     assert other.options.next_hand_leader == value
@@ -252,7 +255,8 @@ def test_next_hand_leader_is_inert_within_one_hand(value: str) -> None:
 
 @pytest.mark.parametrize("value", [None, 1, 100])
 def test_target_score_is_inert_within_one_hand(value) -> None:
-    # Only matters between hands (RULES.md 6). Match behaviour is tested elsewhere.
+    # Only matters between hands (docs/games/super_dominoes.md, "Matches"). Match behaviour is
+    # tested elsewhere.
     base = _playout(GAME.new(3, seed=12))
     other = _playout(GAME.new(3, seed=12, options={"target_score": value}))
     assert other.options.target_score == value
@@ -310,7 +314,8 @@ def test_draw_when_unable_zero_passes_and_blocks_with_tiles_left() -> None:
         assert s.actor == seat
         assert legal(s) == {"pass"}
         s = play(s, "pass")
-    # RULES.md 6: with draw_when_unable=0 a hand can block while the boneyard holds tiles.
+    # docs/games/super_dominoes.md, "Options": with draw_when_unable=0 a hand can block while
+    # the boneyard holds tiles.
     assert s.boneyard_size == 3
     assert s.result is not None
     assert s.result.reason == "blocked"
@@ -404,7 +409,8 @@ def test_effect_trigger_13_inward_open_end() -> None:
 
 def test_effect_trigger_13_inward_tile_contains() -> None:
     s, events = _thirteen_inward("tile_contains")
-    # RULES.md 6: the spell is cast on the end the tile leaves open (it shows 5) ...
+    # docs/games/super_dominoes.md, "Options": the spell is cast on the end the tile leaves
+    # open (it shows 5) ...
     assert of_type(events, SpellCast) == [SpellCast(0, t("13-5"), False)]
     assert s.facts.to_json()["spell"] == {"kind": "end", "at": "13-5", "caster": 0}
     assert s.actor == 1
@@ -782,7 +788,8 @@ def test_spell_ends_on_caster_turn_skipped_turns_do_not_count(ends: bool) -> Non
 
 
 def test_spell_ends_on_caster_turn_leaves_a_starter_spell_alone() -> None:
-    # RULES.md 6: the option ends an *end* spell; the 13-13 starter spell is not one.
+    # docs/games/super_dominoes.md, "Where we settled the rules": the option ends an *end*
+    # spell; the 13-13 starter spell is not one.
     options = {"starter13_setter_bound": False, "spell_ends_on_caster_turn": True}
     s = real_deal(3, STARTER13_HANDS, options=options, pad=False)
     s, events = step(play(s, "13-13", "13-4@13-13"), "13-5@13-13")

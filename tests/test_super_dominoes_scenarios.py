@@ -1,9 +1,10 @@
-"""RULES.md 5.1: the 21 Super Dominoes scenarios, each a required test (all defaults unless stated).
+"""The 21 worked Super Dominoes scenarios, each a required test (``test_5_1_NN`` is scenario
+NN; all defaults unless stated).
 
-Expected values come from RULES.md (sections 2, 5.1 and 6) and FORMATS.md (sections 1-2), not
-from the engine. Positions come from a real explicit deal where that is cheap, otherwise from
-the fixture builder in ``sd_fixtures`` (RULES.md 5: "Fixture means the test builds the state
-directly"). Assertions only use the public API.
+Expected values come from docs/games/super_dominoes.md and docs/records.md ("Notation",
+"Decisions and forced moves"), not from the engine. Positions come from a real explicit deal
+where that is cheap, otherwise from the fixture builder in ``sd_fixtures`` (the test builds
+the state directly). Assertions only use the public API.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def test_5_1_03_nobody_has_a_double() -> None:
     s = real_deal(3, [["15-14"], [], []], ["5-3", "8-6", "9-9"])
     assert not any(x.is_double for p in range(3) for x in s.hand(p))
     assert s.actor == 0
-    # Opening: each seat without a double passes the option on (FORMATS.md 2).
+    # Opening: each seat without a double passes the option on (docs/records.md, "Decisions
+    # and forced moves").
     for seat in range(3):
         assert s.actor == seat
         assert legal(s) == {"pass"}
@@ -121,7 +123,7 @@ def test_5_1_03_nobody_has_a_double() -> None:
     s, events = step(s, "draw")
     assert events == (Drew(0, 1, (t("5-3"),), "opening"),)
     assert s.hand_size(0) == 10
-    # After a non-double the option moves on by itself (RULES.md 6: no pass).
+    # After a non-double the option moves on by itself (no pass).
     assert s.actor == 1
     assert legal(s) == {"draw"}
     s, events = step(s, "draw")
@@ -383,12 +385,13 @@ def test_5_1_09_extra_turn_no_move_play_only_if_able() -> None:
     assert s.actor == 1
     assert s.boneyard_size == 3
     assert names(s.hand(0)) == {"12-11"}
-    # RULES.md 6: it counts as an idle turn.
+    # docs/games/super_dominoes.md, "Where we settled the rules": it counts as an idle turn.
     assert s.facts.to_json()["idle_turns"] == 1
 
 
 def test_5_1_09_extra_turn_after_a_draw_is_a_full_turn() -> None:
-    # P0 draws, plays a drawn 14, and may draw again in the extra turn (RULES.md 2.6/2.7).
+    # P0 draws, plays a drawn 14, and may draw again in the extra turn
+    # (docs/games/super_dominoes.md, "A turn" and "Special tiles").
     s = position(
         3,
         [["12-11"], ["10-0"], ["10-3"]],
@@ -536,7 +539,8 @@ def test_5_1_14_spell_binds() -> None:
     ],
 )
 def test_5_1_14_breaking_tile_effects_apply(tile, open_, effect, next_actor) -> None:
-    # RULES.md 2.8: if the breaking tile leaves 14/15/3, those effects apply too.
+    # docs/games/super_dominoes.md, "Spells (the 13)": if the breaking tile leaves 14/15/3,
+    # those effects apply too.
     s = _spell_cast(["2-1", tile])
     s, events = step(s, f"{tile}@13-9")
     assert of_type(events, SpellEnded) == [SpellEnded(1, "broken")]
@@ -628,7 +632,8 @@ def test_5_1_16_caster_playing_on_its_own_end_breaks_it() -> None:
 
 
 def test_5_1_16_caster_recasts_elsewhere_replaces_the_spell() -> None:
-    # RULES.md 2.8: the caster's own new 13 becomes the spell; the old 13 end is ordinary.
+    # docs/games/super_dominoes.md, "Spells (the 13)": the caster's own new 13 becomes the
+    # spell; the old 13 end is ordinary.
     s = position(
         3,
         [["13-10", "12-11"], ["13-2", "9-3"], ["10-4"]],
@@ -852,7 +857,8 @@ def test_5_1_20_block_winner_and_scores_simple() -> None:
     ids=["immune", "not-immune"],
 )
 def test_5_1_20_unbreakable_spell_does_not_block_early(options, moves, points) -> None:
-    # RULES.md 2.10: the caster's unbound turn falls inside the n idle turns.
+    # docs/games/super_dominoes.md, "Where we settled the rules": the caster's unbound turn
+    # falls inside the n idle turns.
     s = position(
         3,
         [["9-4", "10-2"], ["9-1"], ["9-2"]],
@@ -872,7 +878,8 @@ def test_5_1_20_unbreakable_spell_does_not_block_early(options, moves, points) -
 
 
 def test_5_1_20_drawing_resets_the_idle_count() -> None:
-    # RULES.md 2.6/2.10: a turn that drew tiles is not idle, even if it ends in a pass.
+    # docs/games/super_dominoes.md, "How a hand ends": a turn that drew tiles is not idle, even
+    # if it ends in a pass.
     s = position(3, [["1-1"], ["0-0", "1-0"], ["15-15"]], ["12-11", "12-10"])
     s = play(s, "draw", "pass")
     assert s.boneyard_size == 0

@@ -1,4 +1,4 @@
-"""Typed actions with a parse/format pair (FORMATS.md section 1).
+"""Typed actions with a parse/format pair (docs/records.md, "Notation").
 
 ``parse_action(str(a)) is a`` for every action, including a redacted one (``discard ?``, the
 discard another seat sees). Actions are small immutable values; the rules hand out interned

@@ -1,4 +1,4 @@
-"""The ``bonepile`` command (FORMATS.md: command-line contract).
+"""The ``bonepile`` command (README.md, "The command line").
 
 Every command rejects bad input with one line on standard error and exit status 2.
 """

@@ -1,4 +1,4 @@
-"""Typed events: every effect of an action is data (DESIGN.md principle 5).
+"""Typed events: every effect of an action is data.
 
 The same events feed the log, ``bonepile watch``, views (after :meth:`Event.redact`) and the UIs.
 Only :class:`Drew` and :class:`Discarded` carry hidden information: the tiles drawn or put in

@@ -1,11 +1,13 @@
 """Boards for Double Double Dominoes: a grid of squares with diamonds, a star and a score track.
 
-Boards are data (RULES.md 4.2): the standard board and small test boards ship inside the package
-(``bonepile/games/boards/*.json``), and a user may load their own file. :func:`load_board`
-validates a board and refuses a bad one with a :class:`BoardError` that names the problem.
+Boards are data (docs/games/double_double.md, "Boards"): the standard board and small test
+boards ship inside the package (``bonepile/games/boards/*.json``), and a user may load their
+own file. :func:`load_board` validates a board and refuses a bad one with a
+:class:`BoardError` that names the problem.
 
 Cells are numbered ``row * cols + col`` (zero-based, row 0 at the top) and written in the
-Scrabble-style notation of FORMATS.md: the row number from 1, then the column letter, ``8H``.
+Scrabble-style notation of docs/records.md, "Notation": the row number from 1, then the
+column letter, ``8H``.
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ class Board:
         return self.victory_totals[players]
 
     def to_json(self) -> dict[str, Any]:
-        """The board in the data format of RULES.md 4.2 (what records carry)."""
+        """The board as a board file (docs/games/double_double.md, "Boards"): what records carry."""
         out: dict[str, Any] = json.loads(json.dumps(self._json))
         return out
 
@@ -172,7 +174,7 @@ BOARD_KEYS = (
 
 
 def board_from_json(data: Any) -> Board:
-    """Validate a board object (RULES.md 4.2) and build the :class:`Board`."""
+    """Validate a board object (docs/games/double_double.md, "Boards"); build the :class:`Board`."""
     if not isinstance(data, Mapping):
         raise _fail(f"expected an object, got {shown(data)}")
     for key in data:
@@ -291,7 +293,7 @@ def _shipped(name: str) -> Board:
 
 
 def standard_board() -> Board:
-    """The standard 15x15 board of RULES.md 4.2."""
+    """The standard 15x15 board (docs/games/double_double.md, "Equipment")."""
     return _shipped("standard")
 
 

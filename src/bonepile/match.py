@@ -164,7 +164,7 @@ class Match:
         return Match(self.game, self.players, self.options, self.seed, (*self.hands, hand))
 
     def summary(self) -> dict[str, Any]:
-        """The current hand's position summary (FORMATS.md 4) plus a ``match`` object."""
+        """The current hand's position summary (docs/records.md) plus a ``match`` object."""
         out = self.current.summary()
         out["match"] = {
             "target_score": self.target,

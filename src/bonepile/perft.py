@@ -1,4 +1,4 @@
-"""Perft: count the action sequences of a given length (FORMATS.md section 5).
+"""Perft: count the action sequences of a given length (docs/records.md, "Perft").
 
 ``perft(p, 0) = 1``; ``perft(p, d) = 1`` when the hand is over at ``p``; otherwise the sum over
 the legal actions ``a`` of ``perft(apply(p, a), d - 1)``. Draws are deterministic because the

@@ -1,4 +1,4 @@
-"""Game records, format ``bonepile-record/1`` (FORMATS.md section 3), and ``/2`` (with a leader).
+"""Game records, format ``bonepile-record/1`` (docs/records.md), and ``/2`` (with a leader).
 
 :func:`read_record` validates a record and replays it, returning the position it reaches;
 every problem is a :class:`~bonepile.errors.RecordError` whose one-line message names the field

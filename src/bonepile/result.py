@@ -9,7 +9,7 @@ from typing import Any, Literal
 from bonepile.errors import WireError, shown
 
 Reason = Literal["domino", "blocked", "victory_total", "last_draw", "board_full"]
-"""Why a hand ended (FORMATS.md section 4)."""
+"""Why a hand ended (docs/records.md, "The position summary")."""
 
 REASONS: tuple[Reason, ...] = ("domino", "blocked", "victory_total", "last_draw", "board_full")
 

@@ -601,7 +601,7 @@ class State(Generic[OptionsT]):
         return facts
 
     def summary(self) -> dict[str, Any]:
-        """The position summary of FORMATS.md section 4 (the full position)."""
+        """The position summary (docs/records.md, "The position summary"): the full position."""
         out: dict[str, Any] = {
             "game": self._game.name,
             "players": self._players,

@@ -1,4 +1,4 @@
-"""Regenerate the perft golden files in tests/golden/perft/ (FORMATS.md section 5).
+"""Regenerate the perft golden files in tests/golden/perft/ (docs/records.md, "Perft").
 
     .venv/bin/python tests/golden/make_perft.py            # check: recount, report differences
     .venv/bin/python tests/golden/make_perft.py --write    # overwrite the golden files

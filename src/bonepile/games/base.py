@@ -206,7 +206,7 @@ class Game(Generic[OptionsT]):
     def _seeded_deal(
         self, players: int, opts: OptionsT, rng: random.Random
     ) -> tuple[list[int], list[int]]:
-        """Shuffle, then deal one tile at a time round-robin from seat 0 (RULES.md 1).
+        """Shuffle, then deal one tile at a time round-robin from seat 0 (docs/rules.md, "Shuffle").
 
         Tiles are numbered ``0 .. deck_size - 1`` (a game with several sets numbers copies).
         """

@@ -1,4 +1,4 @@
-"""Double Double Dominoes (RULES.md section 4 and the clarifications of section 6).
+"""Double Double Dominoes (docs/games/double_double.md; docs/rules.md, "Double Double Dominoes").
 
 A board game: tiles from two double-6 sets (three for 5-6 players) are placed on a grid with
 numbered diamonds and a star; every tile scores its diamonds (doubled for a double) and gives a
@@ -69,7 +69,7 @@ _DISCARDS = tuple(Discard(TILES[t]) for t in range(SET))
 
 @dataclass(frozen=True)
 class DoubleDoubleOptions:
-    """Options of Double Double Dominoes (RULES.md 4)."""
+    """Options of Double Double Dominoes (docs/games/double_double.md, "Options")."""
 
     domino_sets: int | None = option(
         None,
@@ -342,7 +342,7 @@ def position(
     options: Any = None,
     board: Any = None,
 ) -> DoubleDoubleState:
-    """A position built directly, for tests and studies (RULES.md 5: "fixture").
+    """A position built directly (a "fixture"), for tests and studies.
 
     ``actor`` is to act holding ``hands[actor]`` (its start-of-turn draw counts as done; hands
     may hold any number of tiles). ``placed`` are tiles on the board in play order, written as
@@ -405,7 +405,8 @@ def _tile_pips(instances: int) -> list[int]:
 
 
 def _first_player(hands: list[int], opts: DoubleDoubleOptions, rng: random.Random | None) -> int:
-    """The holder of the lowest tile by pip total (RULES.md 4.3), ties by the option."""
+    """The holder of the lowest tile by pip total, ties by the option
+    (docs/games/double_double.md, "Who starts")."""
     lows = [_tile_pips(h)[0] for h in hands]
     tied = [s for s, low in enumerate(lows) if low == min(lows)]
     if len(tied) == 1:
@@ -731,8 +732,8 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         )
 
     def _score(self, actor: int, t: int, a: int, x: int, events: list[Event] | None) -> bool:
-        """Score the tile with index ``t`` just placed on ``a`` and ``x`` (RULES.md 4.6); end
-        the game and return True on a victory."""
+        """Score the tile with index ``t`` just placed on ``a`` and ``x``
+        (docs/games/double_double.md, "Scoring"); end the game and return True on a victory."""
         geo = self._geo
         opts = self._options
         hi = HI[t]

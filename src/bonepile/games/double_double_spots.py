@@ -1,7 +1,8 @@
 """Where a tile may go on a Double Double Dominoes board: the spot table and its upkeep.
 
 A *spot* is a pair of free neighbouring cells that some tile may cover under the placement
-rules (RULES.md 4.5), whatever the tiles in hand; what the pair asks of a tile is its *code*:
+rules (docs/games/double_double.md, "Placing a tile"), whatever the tiles in hand; what the
+pair asks of a tile is its *code*:
 
 * ``0..6``: the end on the pair's first cell must show that many pips, the other end is free;
 * ``7..13``: the end on the second cell must show ``code - 7`` pips, the first is free;

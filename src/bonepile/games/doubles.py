@@ -1,4 +1,4 @@
-"""Doubles (RULES.md section 3 and the clarifications of section 6).
+"""Doubles (docs/games/doubles.md).
 
 A double-6 draw game in which every double is a spinner and a number is **locked** until its
 double is in the layout: a non-double may only be matched against an unlocked number, a double
@@ -6,7 +6,7 @@ against its own number whether locked or not (which unlocks it). The layout is a
 ends, as in the other games; the unlocked numbers are a bit mask.
 
 The scoring section of the original rules was never found; the scoring options follow the
-common Draw/Block conventions (RULES.md 3.8) and are bonepile's own choice.
+common Draw/Block conventions (docs/games/doubles.md, "Scoring") and are bonepile's own choice.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ SCORING_NOTE = (
 
 @dataclass(frozen=True)
 class DoublesOptions:
-    """Options of Doubles (RULES.md 3)."""
+    """Options of Doubles (docs/games/doubles.md, "Options")."""
 
     hand_size: IntMap = option(  # noqa: RUF009 - an IntMap is immutable
         {"2": 8, "3": 6, "4": 6},
@@ -160,7 +160,7 @@ class DoublesGame(Game[DoublesOptions]):
     def _seeded_deal(
         self, players: int, opts: Any, rng: random.Random
     ) -> tuple[list[int], list[int]]:
-        """Deal, and deal again while nobody holds a double (RULES.md 3.3)."""
+        """Deal, and deal again while nobody holds a double (docs/games/doubles.md, "The deal")."""
         while True:
             hands, bone = super()._seeded_deal(players, opts, rng)
             if any(h & DOUBLE_MASK for h in hands):
@@ -340,7 +340,8 @@ class DoublesState(State[DoublesOptions]):
                 events.append(Passed(actor))
             self._drawn = False
             self._actor = (actor + 1) % n
-        # Static block check (RULES.md 3.7 and 6), after every action, a draw included.
+        # Static block check (docs/games/doubles.md, "How a round ends"), after every action,
+        # a draw included.
         if not self._can_draw() and not any(self._placements(h) for h in self._hands):
             self._finish(None, "blocked", events)
 

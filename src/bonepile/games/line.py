@@ -1,4 +1,5 @@
-"""The classic line games ``block`` and ``draw`` (RULES.md 1.2 and section 6).
+"""The classic line games ``block`` and ``draw`` (docs/games/block.md and docs/games/draw.md;
+docs/rules.md, "Block and Draw").
 
 One options class and one state class serve both: ``draw`` differs only in that a player who
 cannot play draws from the boneyard. The layout is a line with two open ends; a double is laid
@@ -44,7 +45,7 @@ module that is not compiled is a dictionary lookup at every use)."""
 
 @dataclass(frozen=True)
 class LineOptions:
-    """Options of the classic ``block`` and ``draw`` games (RULES.md 1.2)."""
+    """Options of the classic ``block`` and ``draw`` games (docs/games/block.md, "Options")."""
 
     max_pip: int = option(6, "the set used: double-6, 9, 12 or 15", allowed=(6, 9, 12, 15))
     hand_size: int | None = option(
@@ -400,7 +401,8 @@ class LineState(State[LineOptions]):
                 events.append(Passed(actor))
             self._drawn = False
             self._actor = (actor + 1) % self._players
-        # Static check (RULES.md 6): the hand ends when no seat can place and nobody can draw.
+        # Static check (docs/games/block.md and docs/games/draw.md, "How a hand ends"): the hand
+        # ends when no seat can place and nobody can draw.
         last = self._node
         assert last is not None
         for h in self._hands:

@@ -1,12 +1,13 @@
-"""Super Dominoes (RULES.md section 2 and the clarifications of section 6).
+"""Super Dominoes (docs/games/super_dominoes.md).
 
 A double-15 block game with draws: the first double set is a six-armed "fat spinner"; a 15 makes
 everyone else draw, a 14 gives an extra turn, a 13 casts a spell, a 3 reverses the direction and
 a double (other than 13-13) makes the next player lose a turn.
 
-Effects are data: :data:`EFFECTS` lists them in the order of RULES.md 2.7, and the
-transition runs them in that order for every tile played (a final tile only draws for a 15),
-calling each directly (a test holds :func:`_play_effects` to the table).
+Effects are data: :data:`EFFECTS` lists them in the order of docs/games/super_dominoes.md,
+"Special tiles", and the transition runs them in that order for every tile played (a final
+tile only draws for a 15), calling each directly (a test holds :func:`_play_effects` to the
+table).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ EFFECT_ORDER: Final = (
     "skip",
     "extra_turn_14",
 )
-"""The order in which one play's effects resolve (RULES.md 2.7)."""
+"""The order in which one play's effects resolve (docs/games/super_dominoes.md, "Special tiles")."""
 
 _FIRES_OPEN: Final = tuple(frozenset((v,)) for v in range(16))
 _FIRES_TILE: Final = tuple(frozenset((t.hi, t.lo)) for t in TILES[:136])
@@ -238,7 +239,7 @@ class SuperDominoesFacts:
 
 @dataclass(frozen=True)
 class SuperDominoesOptions:
-    """Options of Super Dominoes (RULES.md 2)."""
+    """Options of Super Dominoes (docs/games/super_dominoes.md, "Options")."""
 
     first_player_rule: str = option(
         "highest_tile_in_hand",
@@ -405,7 +406,8 @@ class SuperDominoesGame(Game[SuperDominoesOptions]):
         return s
 
     def next_leader(self, previous: State[Any]) -> int | None:
-        """The next hand's first player (RULES.md 2.3): left of the winner, or of the first player.
+        """The next hand's first player: left of the winner, or of the first player
+        (docs/games/super_dominoes.md, "Matches").
 
         ``left_of_winner`` falls back to the left of the previous first player when the hand
         had no single winner; ``rotate`` always moves the first player one seat left.
@@ -945,7 +947,8 @@ EFFECTS: Final[tuple[tuple[str, Effect], ...]] = (
     ("skip", _skip),
     ("extra_turn_14", _fourteen_or_pass_on),
 )
-"""What a tile played does, in the order of RULES.md 2.7; the rules run them in turn."""
+"""What a tile played does, in the order of docs/games/super_dominoes.md ("Special tiles");
+the rules run them in turn."""
 
 
 def _play_effects(s: SuperState, p: Play, events: list[Event] | None) -> None:
