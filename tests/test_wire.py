@@ -45,7 +45,7 @@ from bonepile.events import (
 from bonepile.record import read_record, record_of
 from bonepile.result import REASONS, Result
 from bonepile.state import State
-from bonepile.tiles import TILES, Tile
+from bonepile.tiles import Tile
 from bonepile.view import view
 
 # ------------------------------------------------------------------------------ helpers
@@ -531,34 +531,3 @@ def test_results_are_immutable() -> None:
     r = Result("domino", (0,), (12, 0))
     with pytest.raises(AttributeError):
         r.reason = "blocked"  # type: ignore[misc]
-
-
-@given(
-    st.integers(0, 7),
-    st.integers(0, len(TILES) - 1),
-    st.integers(0, len(TILES) - 1),
-    st.integers(0, 20),
-    st.integers(0, 20),
-)
-def test_shared_placements_and_draws_equal_new_ones(
-    seat: int, t: int, u: int, matched: int, open_: int
-) -> None:
-    # The rules share one Placed/Drew value per set of facts: it must be the event they name,
-    # whatever the facts (pips beyond double-18 included), and the same object when shared.
-    tiles = TILES
-    got = events_module.placed(seat, t, u, matched, open_)
-    assert got == Placed(seat, tiles[t], tiles[u], matched, open_)
-    assert (got.seat, got.tile, got.at, got.matched, got.open) == (
-        seat,
-        tiles[t],
-        tiles[u],
-        matched,
-        open_,
-    )
-    if matched <= 18 and open_ <= 18:
-        assert events_module.placed(seat, t, u, matched, open_) is got
-    drew = events_module.drew_unable(seat, t)
-    assert drew == Drew(seat, 1, (tiles[t],), "unable")
-    assert events_module.drew_unable(seat, t) is drew
-    assert drew.redact(None) == Drew(seat, 1, None, "unable")
-    assert drew.redact(seat) is drew

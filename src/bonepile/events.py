@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 from bonepile.errors import BonepileError, WireError, shown
 from bonepile.grid import format_cell
 from bonepile.result import Result
-from bonepile.tiles import ONE_TILE, TILES, Tile, parse_tile
+from bonepile.tiles import Tile, parse_tile
 
 Cell = tuple[int, int]
 """A zero-based ``(row, col)`` board cell (as in :class:`~bonepile.actions.Place`)."""
@@ -670,41 +670,6 @@ view)."""
 
 _HIDDEN_DISCARD: Final[dict[int, Discarded]] = {}
 """Redacted discards by seat."""
-
-_SHARED: Final = 100_000
-"""The most shared events a cache below keeps before it starts again (a bound on memory)."""
-
-_PLACED: Final[dict[int, Placed]] = {}
-_DREW_UNABLE: Final[dict[int, Drew]] = {}
-
-
-def placed(seat: int, t: int, u: int, matched: int, open: int) -> Placed:
-    """``Placed(seat, TILES[t], TILES[u], matched, open)`` as one shared value: an event is
-    immutable, so the same placement played again (as simulations do every hand) costs a
-    lookup, not a new event."""
-    if matched > 18 or open > 18:  # beyond double-18, the largest set: not shared
-        return Placed(seat, TILES[t], TILES[u], matched, open)
-    # Mixed radix, the tile lowest: the dictionary indexes by the low bits (ints hash to
-    # themselves), so the part that varies most must be there, or lookups collide.
-    key = t + 190 * (u + 190 * (matched + 19 * (open + 19 * seat)))
-    event = _PLACED.get(key)
-    if event is None:
-        if len(_PLACED) >= _SHARED:
-            _PLACED.clear()
-        event = _PLACED[key] = Placed(seat, TILES[t], TILES[u], matched, open)
-    return event
-
-
-def drew_unable(seat: int, t: int) -> Drew:
-    """``Drew(seat, 1, (TILES[t],), "unable")``, the draw of a seat that could not play, as
-    one shared value (see :func:`placed`)."""
-    key = seat << 8 | t
-    event = _DREW_UNABLE.get(key)
-    if event is None:
-        if len(_DREW_UNABLE) >= _SHARED:
-            _DREW_UNABLE.clear()
-        event = _DREW_UNABLE[key] = Drew(seat, 1, ONE_TILE[t], "unable")
-    return event
 
 
 _BY_TYPE: Final[dict[str, type[Event]]] = {cls.TYPE: cls for cls in EVENT_TYPES}

@@ -682,25 +682,16 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
     return state
 
 
-_KINDS: Final[list[type | None]] = [None] * 16
-_KINDS_REDACT: Final[list[bool]] = [False] * 16
-"""The action classes seen so far, in slots filled in order, and per class whether it
-overrides :meth:`Action.redacted` (actions are plain Python objects: asking the class costs
-less than calling the method). A game has a handful of classes, so comparing a few by
-identity costs less than a dictionary lookup a move."""
+_REDACTS: Final[dict[type, bool]] = {}
+"""Per action class: whether it overrides :meth:`Action.redacted` (actions are plain Python
+objects: asking the class costs less than calling the method)."""
 
 
 def _redacts(kind: type[Any]) -> bool:
-    for i in range(16):
-        k = _KINDS[i]
-        if k is kind:
-            return _KINDS_REDACT[i]
-        if k is None:
-            redacts = kind.redacted is not Action.redacted
-            _KINDS_REDACT[i] = redacts  # the answer first: a slot is never read half filled
-            _KINDS[i] = kind
-            return redacts
-    return kind.redacted is not Action.redacted  # more classes than slots: asked each time
+    redacts = _REDACTS.get(kind)
+    if redacts is None:
+        redacts = _REDACTS[kind] = kind.redacted is not Action.redacted
+    return redacts
 
 
 def _record(

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import DealError
-from bonepile.events import Event, Led, Passed, drew_unable, placed
+from bonepile.events import Drew, Event, Led, Passed, Placed
 from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
 from bonepile.heuristics import DOUBLES_HINTS
@@ -29,7 +29,7 @@ from bonepile.options import IntMap, option, reduce_options
 from bonepile.result import Reason, Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, pips_of, points
 from bonepile.state import State
-from bonepile.tiles import DOUBLE_MASK, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, Tile
+from bonepile.tiles import DOUBLE_MASK, ONE_TILE, SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES, Tile
 
 _FACTS: Final[dict[int, DoublesFacts]] = {}
 """The facts made so far, by the fields they are made from."""
@@ -308,7 +308,7 @@ class DoublesState(State[DoublesOptions]):
             self._placed = (self._placed, t, u, v, actor)
             self._drawn = False
             if events is not None:
-                events.append(placed(actor, t, u, v, o))
+                events.append(Placed(actor, tile, action.at, v, o))
             if not hands[actor]:
                 self._finish(actor, "domino", events)
                 return
@@ -334,7 +334,7 @@ class DoublesState(State[DoublesOptions]):
             self._hands = tuple(hands)
             self._drawn = True
             if events is not None:
-                events.append(drew_unable(actor, t))
+                events.append(Drew(actor, 1, ONE_TILE[t], "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
-from bonepile.events import Event, Led, Passed, drew_unable, placed
+from bonepile.events import Drew, Event, Led, Passed, Placed
 from bonepile.facts import Reader
 from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
@@ -26,10 +26,10 @@ from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
 from bonepile.state import State
+from bonepile.tiles import ONE_TILE, TILES, Tile
 from bonepile.tiles import SHORT_MASK as _SHORT_MASK
 from bonepile.tiles import SUIT_LOW as _SUIT_LOW
 from bonepile.tiles import SUIT_MASK as _SUIT_MASK
-from bonepile.tiles import TILES, Tile
 
 _DEFAULT_HAND: Final = {6: 7, 9: 9, 12: 12, 15: 15}
 
@@ -39,7 +39,9 @@ SUIT_MASK: Final[tuple[int, ...]] = _SUIT_MASK
 ATTACH: Final[type[Attach]] = Attach
 LEAD: Final[type[Lead]] = Lead
 DRAW_KIND: Final[type[Draw]] = Draw
-"""The suit tables and action classes, as compiled constants (a name imported from a
+ALL_TILES: Final[tuple[Tile, ...]] = TILES
+_ONE_TILE: Final[tuple[tuple[Tile], ...]] = ONE_TILE
+"""The suit tables, action classes and tiles, as compiled constants (a name imported from a
 module that is not compiled is a dictionary lookup at every use)."""
 
 
@@ -364,7 +366,7 @@ class LineState(State[LineOptions]):
             if events is None:
                 self._placed_ok = False
             else:
-                events.append(placed(actor, t, u, v, o))
+                events.append(Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o))
                 if self._placed_ok:
                     self._placed = (self._placed, t, u, v, actor)
             if not hand:
@@ -395,7 +397,7 @@ class LineState(State[LineOptions]):
             self._hands = with_hand(self._hands, actor, self._hands[actor] | (1 << t))
             self._drawn = True
             if events is not None:
-                events.append(drew_unable(actor, t))
+                events.append(Drew(actor, 1, _ONE_TILE[t], "unable"))
         else:
             if events is not None:
                 events.append(Passed(actor))

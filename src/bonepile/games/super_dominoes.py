@@ -27,11 +27,11 @@ from bonepile.events import (
     ExtraTurn,
     Led,
     Passed,
+    Placed,
     Reversed,
     Skipped,
     SpellCast,
     SpellEnded,
-    placed,
 )
 from bonepile.facts import FactsError, Reader
 from bonepile.games.base import Game
@@ -650,7 +650,7 @@ class SuperState(State[SuperDominoesOptions]):
         self._idle = 0
         tile = TILES[t]
         if events is not None:
-            events.append(placed(actor, t, u, v, o))
+            events.append(Placed(actor, tile, TILES[u], v, o))
 
         fires = _FIRES_OPEN[o] if opts.effect_trigger == "open_end" else _FIRES_TILE[t]
 
