@@ -337,14 +337,9 @@ class Drew(Event):
         if (seat is not None and seat == self.seat) or self.tiles is None:
             return self
         # one shared value: a history keeps it once for every seat
-        cause = self.cause
-        if cause == "unable":  # the usual cause: no lookup of its table
-            by_cause = _HIDDEN_UNABLE
-        else:
-            table = _HIDDEN_DREW.get(cause)
-            if table is None:
-                table = _HIDDEN_DREW[cause] = {}
-            by_cause = table
+        by_cause = _HIDDEN_DREW.get(self.cause)
+        if by_cause is None:
+            by_cause = _HIDDEN_DREW[self.cause] = {}
         key = self.count << 6 | self.seat  # seats < 64: a small int (no object) for small counts
         hidden = by_cause.get(key)
         if hidden is None:
@@ -663,13 +658,10 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = (
 )
 """Every event class, for dispatch (:meth:`Event.from_json`) and schema generation."""
 
-_HIDDEN_UNABLE: Final[dict[int, Drew]] = {}
-_HIDDEN_DREW: Final[dict[str, dict[int, Drew]]] = {"unable": _HIDDEN_UNABLE}
-"""Redacted draws by cause, then seat and count (values, so one instance serves every
-view)."""
+_HIDDEN_DREW: Final[dict[str, dict[int, Drew]]] = {}
+"""Redacted draws by seat, count and cause (values, so one instance serves every view)."""
 
 _HIDDEN_DISCARD: Final[dict[int, Discarded]] = {}
 """Redacted discards by seat."""
-
 
 _BY_TYPE: Final[dict[str, type[Event]]] = {cls.TYPE: cls for cls in EVENT_TYPES}
