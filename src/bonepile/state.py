@@ -707,7 +707,10 @@ def _record(
     the seats that saw more (see :func:`_split`). A turn whose action and events the
     spectator sees whole is public: a seat never sees less than a spectator."""
     shown = action.redacted() if _redacts(type(action)) else action
-    if len(events) == 1:  # the usual turn
+    # Through a variable: ``len(events) == 1`` would narrow ``events`` to a one-tuple, which
+    # the compiled build unboxes and boxes again as a new tuple in every cell below.
+    count = len(events)
+    if count == 1:  # the usual turn
         e = events[0]
         p = e.redact(None)
         if p is e:

@@ -281,8 +281,10 @@ class EndsNode:
         m = self.matching(hand)
         if not m:
             return ()
-        if len(self.pairs) == 2:
-            return _placements(m, self.pairs)
+        ends = self.pairs
+        count = len(ends)  # a variable: ``len(ends) == 2`` would narrow ``ends`` to a pair,
+        if count == 2:  # which the compiled build would pass on as three new tuples a call
+            return _placements(m, ends)
         acts = self._legal.get(m)
         if acts is None:
             acts = self._legal[m] = _placements(m, self.pairs) if m else ()
