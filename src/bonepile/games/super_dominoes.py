@@ -398,6 +398,8 @@ class SuperDominoesGame(Game[SuperDominoesOptions]):
         s._placed = None
         s._direction = 1
         s._spell = None
+        s._sized = None
+        s._packed = 0
         s._pending = 0
         s._drawn = False
         s._extra = False
@@ -431,10 +433,12 @@ class SuperState(State[SuperDominoesOptions]):
         "_extra",
         "_idle",
         "_opening_double",
+        "_packed",
         "_pending",
         "_phase",
         "_placed",
         "_setter",
+        "_sized",
         "_spell",
         "_starter",
     )
@@ -452,6 +456,8 @@ class SuperState(State[SuperDominoesOptions]):
     _drawn: bool
     _extra: bool
     _idle: int
+    _sized: tuple[int, ...] | None  # the hands _packed counted (see _sizes)
+    _packed: int
 
     def _clone(self) -> SuperState:
         new = SuperState.__new__(SuperState)
@@ -469,6 +475,8 @@ class SuperState(State[SuperDominoesOptions]):
         new._drawn = self._drawn
         new._extra = self._extra
         new._idle = self._idle
+        new._sized = self._sized
+        new._packed = self._packed
         return new
 
     # ----------------------------------------------------------------- rules queries
@@ -772,10 +780,25 @@ class SuperState(State[SuperDominoesOptions]):
 
     # ----------------------------------------------------------------- public views
     def _sizes(self) -> int:
+        """Counted again only for the hands that changed since last asked (a move changes
+        one or two of them; a double-15 hand is a big integer, and a count of one a call): a
+        view a turn asks for them, and a state played in place is asked again and again."""
         hands = self._hands
-        packed = 0
-        for k in range(len(hands)):
-            packed |= count_large(hands[k]) << (8 * k)
+        seen = self._sized
+        if seen is None or len(seen) != len(hands):
+            packed = 0
+            for k in range(len(hands)):
+                packed |= count_large(hands[k]) << (8 * k)
+        else:
+            packed = self._packed
+            now: tuple[object, ...] = hands  # compared as objects: an unchanged hand is the
+            was: tuple[object, ...] = seen  # same one, and a big integer is not unboxed
+            for k in range(len(now)):
+                if now[k] is not was[k]:
+                    shift = 8 * k
+                    packed = packed & ~(255 << shift) | count_large(hands[k]) << shift
+        self._sized = hands
+        self._packed = packed
         return packed
 
     @property
