@@ -9,7 +9,7 @@ re-exports its functions.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 MAX_INDEX: Final = 190
 """One past the largest tile index of a double-18 set (the largest set bonepile supports)."""
@@ -111,7 +111,7 @@ def shuffled(n: int, rng: random.Random) -> list[int]:
     bonepile's own shuffle (each index gets a key from ``rng.random()``, then a stable sort), so
     that a seed deals the same tiles on every Python version; the sort runs in C.
     """
-    rand = rng.random
+    rand: Any = rng.random  # untyped: a typed float is unboxed and boxed again, a new object
     keys = [rand() for _ in range(n)]
     return sorted(range(n), key=keys.__getitem__)
 

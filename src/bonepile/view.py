@@ -269,12 +269,7 @@ class View:
         self._sizes = state._sizes()
         self._mask = state._hands[seat] if seat is not None else 0
         self._history = None
-        own = state._own
-        if own is not None:  # kept up to date (a state played by steps or in place)
-            self._seen_pub = state._pub
-            self._seen_own = None if seat is None else own[seat]
-        else:
-            self._seen_pub, self._seen_own = state._seat_history(seat)
+        self._seen_pub, self._seen_own = state._seat_history(seat)
         self._lkey, self._lkey2 = state._layout_key()
         self._fkey = state._facts_key()
 
