@@ -127,7 +127,10 @@ def test_a_hand_against_bots_from_the_first_request_to_the_replay(
     assert "attachment" in record.headers["content-disposition"]
     state = read_record(record.text)
     assert state.result is not None and state.result.to_json() == last["view"]["result"]
-    ply = next(i for i, f in enumerate(frames) if f["actor"] is not None and i > 0)
+    # a position after the first with a seat to act; a block hand can end at its first move
+    # (about one deal in a hundred: nobody holds a tile for the lead), then the first position
+    acting = [i for i, f in enumerate(frames) if f["actor"] is not None]
+    ply = acting[1] if len(acting) > 1 else acting[0]
     advice = client.get(
         f"/api/replays/{games[0]['id']}/analysis", params={"ply": ply, "level": "easy"}
     ).json()
