@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from bonepile.actions import Action, Attach, Draw, Lead, Place
+from bonepile.actions import Action, Attach, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event, HandEnded
 from bonepile.layout import unroll, unroll_cells
@@ -687,14 +687,7 @@ _REDACTS: Final[dict[type, bool]] = {}
 objects: asking the class costs less than calling the method)."""
 
 
-_ATTACH: Final[type[Action]] = Attach
-_DRAW: Final[type[Action]] = Draw
-_PLACE: Final[type[Action]] = Place
-
-
 def _redacts(kind: type[Any]) -> bool:
-    if kind is _ATTACH or kind is _PLACE or kind is _DRAW:  # the usual moves: no lookup
-        return False
     redacts = _REDACTS.get(kind)
     if redacts is None:
         redacts = _REDACTS[kind] = kind.redacted is not Action.redacted

@@ -287,7 +287,7 @@ class EndsNode:
             return _placements(m, ends)
         acts = self._legal.get(m)
         if acts is None:
-            acts = self._legal[m] = _placements(m, self.pairs) if m else ()
+            acts = self._legal[m] = _placements(m, ends)
         return acts
 
 

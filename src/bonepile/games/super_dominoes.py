@@ -785,7 +785,7 @@ class SuperState(State[SuperDominoesOptions]):
         view a turn asks for them, and a state played in place is asked again and again."""
         hands = self._hands
         seen = self._sized
-        if seen is None or len(seen) != len(hands):
+        if seen is None:  # a state's seats never change: so many hands as last time
             packed = 0
             for k in range(len(hands)):
                 packed |= count_large(hands[k]) << (8 * k)
