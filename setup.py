@@ -37,6 +37,8 @@ COMPILED_MODULES = [
     "src/bonepile/games/double_double_spots.py",
     "src/bonepile/view.py",
     "src/bonepile/agents/base.py",
+    "src/bonepile/games/base.py",
+    "src/bonepile/result.py",
 ]
 
 NOTE = "bonepile/_build_note.txt"

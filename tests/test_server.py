@@ -445,10 +445,17 @@ def test_a_bot_that_hangs_or_dies_never_stops_the_table(
     store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
     hub = Hub(store, executor=executor(1), bot_pace=0.0)
     app = create_app(Settings(database="unused", secret="test-secret"), hub=hub)
+    bots: list[Any] = []
     with TestClient(app) as client:
-        t = new_table(client, "block", ["me", "greedy"])
-        with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
-            ws.send_json({"type": "hello", "token": t["token"]})
-            last = play_to_the_end(ws, receive_state(ws, my_turn_or_over))
-    bots = [h for h in last["view"]["history"] if h["seat"] == 1]
-    assert last["status"] == "over" and bots  # the bot's seat moved every time all the same
+        # About one block deal in a hundred ends blocked at the lead, before the bot's turn:
+        # such a table proves nothing, so another is dealt.
+        for _ in range(5):
+            t = new_table(client, "block", ["me", "greedy"])
+            with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+                ws.send_json({"type": "hello", "token": t["token"]})
+                last = play_to_the_end(ws, receive_state(ws, my_turn_or_over))
+            assert last["status"] == "over"
+            bots = [h for h in last["view"]["history"] if h["seat"] == 1]
+            if bots:
+                break
+    assert bots  # the bot's seat moved every time all the same

@@ -52,10 +52,11 @@ def unroll_cells(cells: Any) -> list[tuple[Any, ...]]:
 
 def unroll(cells: Any) -> list[Any]:
     """The items of a persistent list of ``(previous, item)`` cells, oldest first."""
-    out = []
+    out: list[Any] = []
     while cells is not None:
-        cells, item = cells
-        out.append(item)
+        cell: tuple[Any, Any] = cells  # typed: indexed in place, not unpacked by an iterator
+        out.append(cell[1])
+        cells = cell[0]
     out.reverse()
     return out
 

@@ -120,11 +120,14 @@ def deal_masks(order: list[int], players: int, per_hand: int) -> list[int]:
     """The hands (as masks) of dealing ``order`` one tile at a time round-robin from seat 0,
     ``per_hand`` tiles each."""
     k = players * per_hand
-    hands = [0] * players
-    for i in range(k):
-        s = i % players
-        hand: int = hands[s]  # typed: a machine-integer or, not a call
-        hands[s] = hand | (1 << order[i])
+    hands: list[int] = []
+    for s in range(players):
+        hand = 0  # a machine integer while it grows: one boxed value a hand
+        i = s
+        while i < k:  # not a range with a variable step: that is a generic iterator
+            hand |= 1 << order[i]
+            i += players
+        hands.append(hand)
     return hands
 
 

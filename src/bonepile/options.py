@@ -268,10 +268,17 @@ def _option_specs(cls: Any) -> tuple[OptionSpec, ...]:
     return tuple(specs)
 
 
+_DEFAULTS: dict[type, Any] = {}
+"""Each options class's default options object, made once."""
+
+
 def build_options(cls: type[T], values: Mapping[str, Any] | None, game: str) -> T:
     """Validate ``values`` against the options of ``cls``; missing options take the default."""
-    if values is None:
-        return cls()
+    if values is None:  # the defaults: one shared object a class (options are immutable)
+        made = _DEFAULTS.get(cls)
+        if made is None:
+            made = _DEFAULTS[cls] = cls()
+        return made
     if not isinstance(values, Mapping):
         raise OptionError(f"options must be an object of name: value, got {_short(values)}")
     specs = {s.name: s for s in option_specs(cls)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from bonepile.errors import WireError, shown
@@ -16,16 +15,54 @@ REASONS: tuple[Reason, ...] = ("domino", "blocked", "victory_total", "last_draw"
 _KEYS = ("reason", "winners", "points")
 
 
-@dataclass(frozen=True, slots=True)
 class Result:
     """The end of a hand: why it ended, who won (ascending seats), points scored per seat.
 
-    JSON: ``{"reason": "domino", "winners": [0], "points": [12, 0, 0]}``.
+    An immutable value (its fields are read-only). JSON: ``{"reason": "domino", "winners": [0],
+    "points": [12, 0, 0]}``.
     """
 
-    reason: Reason
-    winners: tuple[int, ...]
-    points: tuple[int, ...]
+    __slots__ = ("_points", "_reason", "_winners")
+
+    def __init__(self, reason: Reason, winners: tuple[int, ...], points: tuple[int, ...]) -> None:
+        self._reason = reason
+        self._winners = winners
+        self._points = points
+
+    @property
+    def reason(self) -> Reason:
+        """Why the hand ended (one of :data:`REASONS`)."""
+        return self._reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won, ascending (empty when nobody did)."""
+        return self._winners
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The points each seat scored in the hand."""
+        return self._points
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return (
+            self._reason == other._reason
+            and self._winners == other._winners
+            and self._points == other._points
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._reason, self._winners, self._points))
+
+    def __repr__(self) -> str:
+        return (
+            f"Result(reason={self._reason!r}, winners={self._winners!r}, points={self._points!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Result, (self._reason, self._winners, self._points))
 
     def to_json(self) -> dict[str, Any]:
         """The ``result`` object of the position summary."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic
+from typing import Any, ClassVar, Generic
+
+from mypy_extensions import mypyc_attr
 
 from bonepile.errors import OptionError
 from bonepile.facts import PublicFacts
@@ -14,7 +16,11 @@ from bonepile.options import OptionSpec, build_options, option_specs
 from bonepile.state import OptionsT, State
 from bonepile.tiles import Tile, check_deal, mask_of, set_size, tile_multiset
 
+_CHECKED: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+"""Player counts already checked, by game, count and options object (bounded)."""
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Generic[OptionsT]):
     """A game bonepile plays: its name, aliases, options and how a hand is dealt and started.
 
@@ -23,46 +29,42 @@ class Game(Generic[OptionsT]):
     subclass) plus :func:`~bonepile.games.register`.
     """
 
-    name: str = ""
-    aliases: tuple[str, ...] = ()
-    title: str = ""
-    summary: str = ""
-    note: str = ""
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    note: ClassVar[str] = ""
     """Anything a player should know about where the rules come from (shown by ``rules``)."""
-    Options: type[OptionsT]
+    Options: ClassVar[type[Any]]
     """The frozen options dataclass (fields declared with :func:`~bonepile.options.option`)."""
-    Facts: type[Any]
+    Facts: ClassVar[type[Any]]
     """The frozen public-facts dataclass (see :mod:`bonepile.facts`), with ``from_json``."""
-    family: str = "line"
+    family: ClassVar[str] = "line"
     """The layout family: ``line``, ``fat_spinner``, ``spinner_tree`` or ``board``."""
-    hints: PlayHints = PlayHints()
+    hints: ClassVar[PlayHints] = PlayHints()
     """What the bots should know of the game (see :mod:`bonepile.heuristics`)."""
-    hidden_actions: bool = False
+    hidden_actions: ClassVar[bool] = False
     """True when another seat's action can hide a tile (a discard into the pit)."""
-    rules_text: str = ""
+    rules_text: ClassVar[str] = ""
     """The game's rules page (Markdown, with a ``## How to play in brief`` section), for a
     game from outside the package; the shipped games' pages are ``docs/games/*.md``."""
-    board_game: bool = False
+    board_game: ClassVar[bool] = False
     """True for a game played on a board (it takes a ``board``)."""
-    default_players: int = 2
+    default_players: ClassVar[int] = 2
     """The player count the arena and the strength tables use unless told otherwise."""
-    _checked: dict[tuple[int, int], Any]
 
     def __reduce__(self) -> tuple[Any, ...]:
         from bonepile.games import get_game
 
         return (get_game, (self.name,))
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._checked = {}
-
     # ----------------------------------------------------------------- options and sizes
     def make_options(self, values: Mapping[str, Any] | OptionsT | None = None) -> OptionsT:
         """Validated options from a mapping (missing names take their defaults)."""
-        if isinstance(values, self.Options):
+        options_class: type[OptionsT] = self.Options
+        if isinstance(values, options_class):
             return values
-        return build_options(self.Options, values, self.name)  # type: ignore[arg-type]
+        return build_options(options_class, values, self.name)  # type: ignore[arg-type]
 
     def facts_from_json(self, data: Any) -> PublicFacts:
         """The game's public facts from their JSON (checked; see :mod:`bonepile.facts`)."""
@@ -87,13 +89,13 @@ class Game(Generic[OptionsT]):
 
     def check_players(self, players: int, opts: OptionsT) -> None:
         """Raise :class:`OptionError` unless ``players`` may play with ``opts``."""
-        key = (players, id(opts))
-        seen = self._checked.get(key)
-        if seen is opts:
+        key = (id(self), players, id(opts))
+        seen = _CHECKED.get(key)
+        if seen is not None and seen[0] is self and seen[1] is opts:
             return
         self._check_players(players, opts)
-        if len(self._checked) < 4096:
-            self._checked[key] = opts  # keeps opts alive, so its id stays its own
+        if len(_CHECKED) < 4096:
+            _CHECKED[key] = (self, opts)  # keeps both alive, so their ids stay their own
 
     def _check_players(self, players: int, opts: OptionsT) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -162,7 +164,7 @@ class Game(Generic[OptionsT]):
             isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players
         ):
             raise OptionError(f"leader must be a seat from 0 to {players - 1}, got {leader!r}")
-        if sum(x is not None for x in (seed, deal, rng)) > 1:
+        if (seed is not None) + (deal is not None) + (rng is not None) > 1:
             raise OptionError("give at most one of seed, deal and rng")
         if deal is not None:
             hands, bone = self._check_deal(players, opts, deal)

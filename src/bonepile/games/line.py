@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
@@ -118,12 +118,8 @@ class LineGame(Game[LineOptions]):
     family = "line"
     hints = LINE_HINTS
 
-    def __init__(self, name: str, drawing: bool, title: str, summary: str) -> None:
-        self.name = name
-        self.drawing = drawing
-        self.title = title
-        self.summary = summary
-        self.aliases = ()
+    drawing: ClassVar[bool] = False
+    """True in draw: a player who cannot play draws from the boneyard."""
 
     def max_pip(self, opts: LineOptions) -> int:
         return opts.max_pip
@@ -597,16 +593,23 @@ def _ends_mask(ends: Ends) -> int:
     return em
 
 
-BLOCK = LineGame(
-    "block",
-    False,
-    "Block dominoes",
-    "the classic block game: no drawing; the first out or the lightest hand scores",
-)
-DRAW_GAME = LineGame(
-    "draw",
-    True,
-    "Draw dominoes",
-    "the classic draw game: a player who cannot play draws from the boneyard",
-)
-__all__ = ["BLOCK", "DRAW_GAME", "LineGame", "LineOptions", "LineState"]
+class BlockGame(LineGame):
+    """Block dominoes."""
+
+    name = "block"
+    title = "Block dominoes"
+    summary = "the classic block game: no drawing; the first out or the lightest hand scores"
+
+
+class DrawGame(LineGame):
+    """Draw dominoes."""
+
+    name = "draw"
+    title = "Draw dominoes"
+    summary = "the classic draw game: a player who cannot play draws from the boneyard"
+    drawing = True
+
+
+BLOCK = BlockGame()
+DRAW_GAME = DrawGame()
+__all__ = ["BLOCK", "DRAW_GAME", "BlockGame", "DrawGame", "LineGame", "LineOptions", "LineState"]
