@@ -8,7 +8,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bonepile.games.line import _highest_lead
-from bonepile.masks import bits, count, count_large, deal_masks, mask_pips, shuffled, with_hand
+from bonepile.masks import (
+    bits,
+    count,
+    count_large,
+    deal_masks,
+    mask_pips,
+    set_bits,
+    shuffled,
+    with_hand,
+)
 from bonepile.rules import attach_set
 from bonepile.tiles import SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES
 
@@ -18,7 +27,7 @@ masks = st.integers(min_value=0, max_value=(1 << 190) - 1)
 @given(masks)
 def test_bits_count_and_pips_of_any_mask(mask: int) -> None:
     indices = [i for i in range(190) if mask >> i & 1]
-    assert list(bits(mask)) == indices
+    assert list(bits(mask)) == set_bits(mask) == indices
     assert count(mask) == len(indices) == mask.bit_count()
     assert mask_pips(mask) == sum(TILES[i].pips for i in indices)
 

@@ -41,17 +41,30 @@ def bits(mask: int) -> tuple[int, ...]:
     found = _BITS_CACHE.get(mask)
     if found is not None:
         return found
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    result = tuple(out)
+    result = tuple(set_bits(mask))
     if len(_BITS_CACHE) > 200_000:
         _BITS_CACHE.clear()
     _BITS_CACHE[mask] = result
     return result
+
+
+def set_bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, ascending, computed every time: for a mask seen
+    once (a fresh hand), where :func:`bits`' cache would only miss and grow."""
+    out: list[int] = []
+    if mask < _BIG:  # a machine integer: one shift a tile
+        i = 0
+        while mask:
+            if mask & 1:
+                out.append(i)
+            mask >>= 1
+            i += 1
+        return out
+    while mask:  # a big one: one lowest-bit step a set bit
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def mask_pips(mask: int) -> int:

@@ -21,7 +21,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, mask_pips, with_hand
+from bonepile.masks import mask_pips, set_bits, with_hand
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
@@ -184,7 +184,7 @@ def _highest_lead(hands: Sequence[int]) -> tuple[int, int]:
     best = -1
     seat = index = 0
     for s, h in enumerate(hands):
-        for t in bits(h):
+        for t in set_bits(h):  # a fresh hand: computed, not cached
             key = _LEAD_RANK[t]
             if key > best:
                 best, seat, index = key, s, t
@@ -332,12 +332,8 @@ class LineState(State[LineOptions]):
         if node is None:
             if self._lead_tile >= 0:
                 return (LEAD_BY_INDEX[self._lead_tile],)
-            leads = _LEADS.get(hand)
-            if leads is None:
-                if len(_LEADS) > 100_000:
-                    _LEADS.clear()
-                leads = _LEADS[hand] = tuple([LEAD_BY_INDEX[t] for t in bits(hand)])
-            return leads
+            # A fresh hand is rarely seen twice: its leads are listed, not looked up in a cache.
+            return tuple([LEAD_BY_INDEX[t] for t in set_bits(hand)])
         acts = node.placements(hand)
         if acts:
             return acts
@@ -532,8 +528,6 @@ class LineState(State[LineOptions]):
         return (tuple(sorted(node.pairs)), node.spinner_used, self._drawn)
 
 
-_LEADS: Final[dict[int, tuple[Action, ...]]] = {}
-"""The leads of a hand, by its mask."""
 _FACTS: Final[dict[int, LineFacts]] = {}
 
 

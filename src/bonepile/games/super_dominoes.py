@@ -38,7 +38,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, count_large, mask_pips
+from bonepile.masks import bits, count_large, mask_pips, set_bits
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, points
@@ -98,7 +98,7 @@ def _heaviest_hand(hands: Sequence[int]) -> int:
     first = 0
     best = -1
     for s in range(len(hands)):
-        for t in bits(hands[s]):
+        for t in set_bits(hands[s]):  # a fresh hand: computed, not cached
             r = _RANK[t]
             if r > best:
                 best = r
