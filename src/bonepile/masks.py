@@ -52,15 +52,7 @@ def set_bits(mask: int) -> list[int]:
     """Indices of the set bits of ``mask``, ascending, computed every time: for a mask seen
     once (a fresh hand), where :func:`bits`' cache would only miss and grow."""
     out: list[int] = []
-    if mask < _BIG:  # a machine integer: one shift a tile
-        i = 0
-        while mask:
-            if mask & 1:
-                out.append(i)
-            mask >>= 1
-            i += 1
-        return out
-    while mask:  # a big one: one lowest-bit step a set bit
+    while mask:  # one step a set bit: its lowest
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
