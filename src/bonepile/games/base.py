@@ -26,7 +26,8 @@ class Game(Generic[OptionsT]):
 
     Everything a client needs to know about a game lives here, so adding a game is one module
     (a :class:`Game` subclass, its options class, its facts class and its :class:`State`
-    subclass) plus :func:`~bonepile.games.register`.
+    subclass) plus :func:`~bonepile.games.register`. The facts below are class variables: a
+    subclass sets them in its class body (the compiled build reads them from the class).
     """
 
     name: ClassVar[str] = ""
