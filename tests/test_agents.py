@@ -740,8 +740,8 @@ def test_every_agent_kind_is_used_above() -> None:
         ("ismcts", ISMCTSAgent, {"iterations": LEVELS["hard"]}),
         ("ismcts:easy", ISMCTSAgent, {"iterations": LEVELS["easy"]}),
         ("ismcts:medium", ISMCTSAgent, {"iterations": LEVELS["medium"]}),
-        ("ismcts:hard", ISMCTSAgent, {"iterations": LEVELS["hard"], "belief": 0}),
-        ("ismcts:expert", ISMCTSAgent, {"iterations": LEVELS["expert"], "belief": 4}),
+        ("ismcts:hard", ISMCTSAgent, {"iterations": LEVELS["hard"], "level": "hard"}),
+        ("ismcts:expert", ISMCTSAgent, {"iterations": LEVELS["expert"], "level": "expert"}),
         ("ismcts:expert:belief=0", ISMCTSAgent, {"iterations": LEVELS["expert"], "belief": 0}),
         ("ismcts:250:belief=4", ISMCTSAgent, {"iterations": 250, "belief": 4}),
         (
@@ -765,6 +765,19 @@ def test_make_agent_builds_what_it_is_asked(spec: str, kind: type, attrs: dict[s
         assert agent.command == ["python3", "my_bot.py", "--fast"]
         assert agent.seed == 4
         assert agent._proc is None  # started only when it plays
+
+
+def test_expert_takes_its_game_s_settings_and_given_options_win() -> None:
+    block, draw = get_game("block").hints, get_game("draw").hints
+    expert = make_agent("ismcts:expert", seed=4)
+    assert isinstance(expert, ISMCTSAgent)
+    assert expert.settings(block) == (32, 4)  # worlds a decision, belief
+    assert expert.settings(draw) == (250, 0)
+    given = make_agent("ismcts:expert:belief=2:pool=40", seed=4)
+    assert isinstance(given, ISMCTSAgent) and given.settings(draw) == (40, 2)
+    for spec in ("ismcts:hard", "ismcts:1000"):
+        other = make_agent(spec, seed=4)
+        assert isinstance(other, ISMCTSAgent) and other.settings(draw) == (32, 0)
 
 
 @pytest.mark.parametrize(

@@ -340,7 +340,9 @@ class PlayHints:
     the end); ``candidates``: the actions the search tree considers at a node (``None``: all);
     ``model``: the log-likelihood of an action in a full state under a model of the players,
     for the search to weigh its sampled worlds by the others' past moves (``None``: no model,
-    every consistent deal weighs the same).
+    every consistent deal weighs the same). ``expert_pool`` and ``expert_belief``: the game's
+    own settings for the ``expert`` level (``None``: ``pool``, and the level's belief), where
+    the measurements found others stronger (docs/strength-notes.md).
     """
 
     greedy: Callable[[View], Scorer] = line_scorer
@@ -349,9 +351,16 @@ class PlayHints:
     rollout_depth: int | None = None
     candidates: Callable[[State[Any]], list[Action]] | None = None
     model: Callable[[State[Any], Action], float] | None = None
+    expert_pool: int | None = None
+    expert_belief: int | None = None
 
 
 LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
+DRAW_HINTS = PlayHints(
+    greedy=line_scorer, rollout=heavy_move, model=line_loglik, expert_pool=250, expert_belief=0
+)
+"""Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
+boneyard's order is hidden too; weighing by the others' moves gained nothing there)."""
 SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)
 DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
 BOARD_HINTS = PlayHints(

@@ -27,6 +27,7 @@ from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.games import get_game
+from bonepile.heuristics import PlayHints
 from bonepile.state import State
 from bonepile.view import View
 
@@ -37,7 +38,8 @@ docs/strength-notes.md)."""
 LEVEL_BELIEF: dict[str, int] = {"expert": 4}
 """Levels that weigh their sampled worlds by the others' past moves: candidate worlds sampled
 per world kept (see :meth:`ISMCTSAgent._worlds`). Iterations alone stop gaining beyond hard in
-the two-player games; this is what makes expert stronger."""
+the two-player games; this is what makes expert stronger. A game may set its own expert
+settings (``PlayHints.expert_pool`` and ``expert_belief``: draw samples more worlds instead)."""
 
 MAX_BELIEF = 64
 """The most candidate worlds per kept world (``belief``)."""
@@ -144,10 +146,11 @@ class ISMCTSAgent:
         self.seconds = seconds
         self.exploration = exploration
         self.pool = pool
-        if belief is None:
-            by_level = iterations is None and seconds is None
-            belief = LEVEL_BELIEF.get(name, 0) if by_level else 0
+        self.level = name if iterations is None and seconds is None else None
+        """The level whose budget this is (``None``: iterations or seconds were given)."""
         self.belief = belief
+        """The belief asked for (``None``: the level's, or the game's for expert; see
+        :meth:`settings`)."""
         self.rollout = rollout
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
@@ -211,10 +214,9 @@ class ISMCTSAgent:
         only the world, never the real deal.
         """
         hints = get_game(view.game).hints
-        size = self.pool or hints.pool
-        size = min(size, self.iterations)
-        model = hints.model if self.belief else None
-        factor = self.belief if model is not None else 1
+        size, belief = self.settings(hints)
+        model = hints.model if belief else None
+        factor = belief if model is not None else 1
         sampler = Sampler(view, max_tries=4000, model=model)
         worlds: list[State[Any]] = []
         logliks: list[float] = []
@@ -228,6 +230,20 @@ class ISMCTSAgent:
         if model is None or not worlds:
             return worlds
         return resample(worlds, logliks, min(size, len(worlds)), rng)
+
+    def settings(self, hints: PlayHints) -> tuple[int, int]:
+        """The sampled worlds a decision and the belief for a game with ``hints``: those asked
+        for, else the level's, where a game may set its own for expert (``expert_pool``,
+        ``expert_belief``), else the game's pool and no weighing."""
+        expert = self.level == "expert"
+        pool = self.pool or (hints.expert_pool if expert and hints.expert_pool else hints.pool)
+        belief = self.belief
+        if belief is None:
+            if expert and hints.expert_belief is not None:
+                belief = hints.expert_belief
+            else:
+                belief = LEVEL_BELIEF.get(self.level or "", 0)
+        return min(pool, self.iterations), belief
 
     def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
         """Run the search over the sampled ``worlds``; return the root of the tree.

@@ -18,7 +18,7 @@ from bonepile.errors import OptionError
 from bonepile.events import Drew, Event, Led, Passed, Placed
 from bonepile.facts import Reader
 from bonepile.games.base import Game
-from bonepile.heuristics import LINE_HINTS
+from bonepile.heuristics import DRAW_HINTS, LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
 from bonepile.masks import mask_pips, set_bits, with_hand
@@ -602,6 +602,7 @@ class DrawGame(LineGame):
     title = "Draw dominoes"
     summary = "the classic draw game: a player who cannot play draws from the boneyard"
     drawing = True
+    hints = DRAW_HINTS
 
 
 BLOCK = BlockGame()
