@@ -11,7 +11,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bonepile.actions import Action, Attach, Discard, Draw, Lead, Pass, Place, Stop
@@ -356,9 +356,7 @@ class PlayHints:
 
 
 LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
-DRAW_HINTS = PlayHints(
-    greedy=line_scorer, rollout=heavy_move, model=line_loglik, expert_pool=250, expert_belief=0
-)
+DRAW_HINTS = replace(LINE_HINTS, expert_pool=250, expert_belief=0)
 """Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
 boneyard's order is hidden too; weighing by the others' moves gained nothing there)."""
 SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)

@@ -44,25 +44,22 @@ class Result:
         """The points each seat scored in the hand."""
         return self._points
 
+    def _values(self) -> tuple[Reason, tuple[int, ...], tuple[int, ...]]:
+        return (self._reason, self._winners, self._points)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Result):
             return NotImplemented
-        return (
-            self._reason == other._reason
-            and self._winners == other._winners
-            and self._points == other._points
-        )
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
-        return hash((self._reason, self._winners, self._points))
+        return hash(self._values())
 
     def __repr__(self) -> str:
-        return (
-            f"Result(reason={self._reason!r}, winners={self._winners!r}, points={self._points!r})"
-        )
+        return "Result(reason={!r}, winners={!r}, points={!r})".format(*self._values())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Result, (self._reason, self._winners, self._points))
+        return (Result, self._values())
 
     def to_json(self) -> dict[str, Any]:
         """The ``result`` object of the position summary."""

@@ -64,7 +64,7 @@ def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:
 
 def pips_of(hands: Sequence[int]) -> list[int]:
     """The pip total of every hand."""
-    return [mask_pips(hands[s]) for s in range(len(hands))]  # indexed: no iterator object
+    return [mask_pips(h) for h in hands]
 
 
 def lightest_tile(hand: int) -> tuple[int, int]:

@@ -238,11 +238,10 @@ class ISMCTSAgent:
         expert = self.level == "expert"
         pool = self.pool or (hints.expert_pool if expert and hints.expert_pool else hints.pool)
         belief = self.belief
-        if belief is None:
-            if expert and hints.expert_belief is not None:
-                belief = hints.expert_belief
-            else:
-                belief = LEVEL_BELIEF.get(self.level or "", 0)
+        if belief is None and expert and hints.expert_belief is not None:
+            belief = hints.expert_belief
+        elif belief is None:
+            belief = LEVEL_BELIEF.get(self.level or "", 0)
         return min(pool, self.iterations), belief
 
     def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
