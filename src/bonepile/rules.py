@@ -24,7 +24,7 @@ PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
 
 
-_ATTACH_SETS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(MAX_INDEX)]
+ATTACH_SETS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(MAX_INDEX)]
 """Per anchor tile: its attach sets by mask (keyed by the mask itself, which a hand of a big set
 holds as a Python integer anyway: a key made of both would be a new integer a call)."""
 _CACHED: Final[list[int]] = [0]
@@ -45,11 +45,11 @@ def _attach(t: int, u: int) -> Action:
 def attach_set(u: int, m: int) -> tuple[Action, ...]:
     """The attaches of the tiles in mask ``m`` to the open end on layout tile ``u``, tiles
     ascending (cached: a game meets the same few again and again)."""
-    by_mask = _ATTACH_SETS[u]
+    by_mask = ATTACH_SETS[u]
     acts = by_mask.get(m)
     if acts is None:
         if _CACHED[0] > 500_000:
-            for kept in _ATTACH_SETS:
+            for kept in ATTACH_SETS:
                 kept.clear()
             _CACHED[0] = 0
         acts = by_mask[m] = tuple([_attach(t, u) for t in bits(m)])
@@ -59,7 +59,7 @@ def attach_set(u: int, m: int) -> tuple[Action, ...]:
 
 def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:
     """Points per seat: ``score`` to each winner, 0 to everyone else."""
-    return tuple(score if s in winners else 0 for s in range(players))
+    return tuple([score if s in winners else 0 for s in range(players)])
 
 
 def pips_of(hands: Sequence[int]) -> list[int]:
@@ -73,14 +73,20 @@ def lightest_tile(hand: int) -> tuple[int, int]:
 
 
 def blocked_winner(
-    hands: Sequence[int], lightest_tile_wins: bool, partners: bool = False
+    hands: Sequence[int],
+    lightest_tile_wins: bool,
+    partners: bool = False,
+    pips: list[int] | None = None,
 ) -> int | None:
     """The seat whose hand wins a blocked hand: the lowest pip total; a tie goes to the holder
     of the lightest tile when ``lightest_tile_wins``, else nobody wins (``None``). With
     ``partners`` (four seats, 0+2 against 1+3) a tie between partners is no tie: the first of
-    them stands for the team."""
-    pips = pips_of(hands)
+    them stands for the team. ``pips``: the hands' pip totals, when the caller has them."""
+    if pips is None:
+        pips = pips_of(hands)
     low = min(pips)
+    if pips.count(low) == 1:  # the usual end: one lightest hand
+        return pips.index(low)
     tied = [s for s in range(len(hands)) if pips[s] == low]
     if partners and len({s % 2 for s in tied}) == 1:
         tied = tied[:1]

@@ -300,7 +300,7 @@ class State(Generic[OptionsT]):
         :class:`IllegalActionError` if it is not legal): keep the move, and the turn in the
         history and in every seat's when they are known; return the events. ``buf``: a list
         the caller lends for the events as they happen (a runner playing a whole hand lends
-        one, which saves a list a move); emptied first, and left holding them."""
+        one, which saves a list a move), emptied first."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -313,12 +313,13 @@ class State(Generic[OptionsT]):
             events: list[Event] = []
         else:
             events = buf
-            events.clear()
+            if events:
+                events.clear()
         self._legal = None
         self._moves = (self._moves, action)
         self._ply = ply + 1
-        self._do(action, events)
-        done = tuple(events)
+        ready = self._do(action, events)
+        done = tuple(events) if ready is None else ready
         if self._turns_ok:
             self._turns = (self._turns, (seat, action, done))
         own = self._own
@@ -386,10 +387,12 @@ class State(Generic[OptionsT]):
         if events is not None:
             events.append(HandEnded(result))
 
-    def _do(self, action: Action, events: list[Event] | None) -> None:
+    def _do(self, action: Action, events: list[Event] | None) -> tuple[Event, ...] | None:
         """Carry out a legal ``action`` on this fresh, private state, in place.
 
-        Append the events it causes to ``events`` unless that is ``None`` (the fast path).
+        Append the events it causes to ``events`` unless that is ``None`` (the fast path) and
+        return ``None``; or, appending nothing, return them as a tuple the game keeps (a
+        move's usual event, made once and shared), which saves the caller a new tuple.
         Only :meth:`apply`, :meth:`step` and :meth:`playout` call it, on a new clone.
         """
         raise NotImplementedError
@@ -494,8 +497,8 @@ class State(Generic[OptionsT]):
                 assert seat is not None
                 events: list[Event] = []
                 nxt = cur._clone()
-                nxt._do(a, events)
-                turns = (turns, (seat, a, tuple(events)))
+                ready = nxt._do(a, events)
+                turns = (turns, (seat, a, tuple(events) if ready is None else ready))
                 cur = nxt
             target._turns = turns
             target._turns_ok = True

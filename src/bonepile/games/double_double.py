@@ -646,7 +646,7 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         return out
 
     # ----------------------------------------------------------------- transition
-    def _do(self, action: Action, events: list[Event] | None) -> None:
+    def _do(self, action: Action, events: list[Event] | None) -> tuple[Event, ...] | None:
         actor = self._actor
         assert actor is not None
         self._chain_moves = None
@@ -665,6 +665,7 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
             if events is not None:
                 events.append(ChainStopped(actor))
             self._end_turn(actor, events)
+        return None  # events only in the list (see State._do)
 
     def _take(self, seat: int, t: int) -> int:
         """Remove one instance of tile index ``t`` from ``seat``'s hand; return the instance."""

@@ -276,7 +276,7 @@ class DoublesState(State[DoublesOptions]):
         )
 
     # ----------------------------------------------------------------- transition
-    def _do(self, action: Action, events: list[Event] | None) -> None:
+    def _do(self, action: Action, events: list[Event] | None) -> tuple[Event, ...] | None:
         actor = self._actor
         assert actor is not None
         n = self._players
@@ -311,7 +311,7 @@ class DoublesState(State[DoublesOptions]):
                 events.append(Placed(actor, tile, action.at, v, o))
             if not hands[actor]:
                 self._finish(actor, "domino", events)
-                return
+                return None
             self._actor = (actor + 1) % n
         elif type(action) is Lead:
             tile = action.tile
@@ -325,7 +325,7 @@ class DoublesState(State[DoublesOptions]):
                 events.append(Led(actor, tile))
             if not hands[actor]:
                 self._finish(actor, "domino", events)
-                return
+                return None
             self._actor = (actor + 1) % n
         elif type(action) is Draw:
             t = self._bone[self._bpos]
@@ -344,6 +344,7 @@ class DoublesState(State[DoublesOptions]):
         # a draw included.
         if not self._can_draw() and not any(self._placements(h) for h in self._hands):
             self._finish(None, "blocked", events)
+        return None  # events only in the list (see State._do)
 
     # ----------------------------------------------------------------- scoring
     def _finish(self, winner: int | None, reason: Reason, events: list[Event] | None) -> None:

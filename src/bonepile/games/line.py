@@ -24,7 +24,14 @@ from bonepile.layout import Placed as PlacedList
 from bonepile.masks import mask_pips, set_bits, with_hand
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
-from bonepile.rules import attach_set, blocked_winner, draw_or_pass, points
+from bonepile.rules import (
+    ATTACH_SETS,
+    attach_set,
+    blocked_winner,
+    draw_or_pass,
+    pips_of,
+    points,
+)
 from bonepile.state import State
 from bonepile.tiles import ONE_TILE, TILES, Tile
 from bonepile.tiles import SHORT_MASK as _SHORT_MASK
@@ -165,6 +172,7 @@ class LineGame(Game[LineOptions]):
         s._placed_ok = True
         s._drawn = False
         s._actor = first
+        s._packed = State._sizes(s)
         return s
 
     def lead_is_highest(self, opts: LineOptions) -> bool:
@@ -209,13 +217,31 @@ class EndsNode:
     every state and never change once made.
     """
 
-    __slots__ = ("_legal", "_next", "low", "mask", "pairs", "spinner", "spinner_used")
+    __slots__ = (
+        "_legal",
+        "_next",
+        "low",
+        "mask",
+        "pairs",
+        "spinner",
+        "spinner_used",
+        "two",
+        "u1",
+        "u2",
+        "v1",
+        "v2",
+    )
 
     pairs: Ends
     mask: int
     low: int
     spinner: bool
     spinner_used: bool
+    two: bool  # two ends, as every position without a spinner: u1/v1, and u2/v2 unless the same
+    u1: int
+    v1: int
+    u2: int  # -1 when the second end is the first one again (a double led without a spinner)
+    v2: int
     _next: dict[Action, tuple[EndsNode, int, int, int, int, int]]
     _legal: dict[int, tuple[Action, ...]]
 
@@ -236,6 +262,11 @@ class EndsNode:
             node.low = node.mask & SHORT_MASK
             node.spinner = spinner
             node.spinner_used = spinner_used
+            node.two = len(pairs) == 2
+            node.u1, node.v1 = pairs[0]
+            node.u2, node.v2 = pairs[-1]
+            if pairs[-1] == pairs[0]:
+                node.u2 = -1
             node._next = {}
             node._legal = {}
         return node
@@ -274,17 +305,32 @@ class EndsNode:
         attach sets, kept per end; only the others are memoized per hand here: keeping a tuple
         for every hand two ends ever met grew the caches without end, and the garbage collector
         paid for it at every step."""
-        m = self.matching(hand)
+        m = hand & (self.low if hand <= SHORT_MASK else self.mask)  # self.matching(hand)
         if not m:
             return ()
-        ends = self.pairs
-        count = len(ends)  # a variable: ``len(ends) == 2`` would narrow ``ends`` to a pair,
-        if count == 2:  # which the compiled build would pass on as three new tuples a call
-            return _placements(m, ends)
-        acts = self._legal.get(m)
-        if acts is None:
-            acts = self._legal[m] = _placements(m, ends)
-        return acts
+        if not self.two:
+            acts = self._legal.get(m)
+            if acts is None:
+                acts = self._legal[m] = _placements(m, self.pairs)
+            return acts
+        # Two ends: _placements inline (calls are dear in pure Python), its cache read here.
+        suits = SUIT_LOW if m <= SHORT_MASK else SUIT_MASK
+        u = self.u1
+        m1 = m & suits[self.v1]
+        found: tuple[Action, ...] | None = None
+        if m1:
+            found = ATTACH_SETS[u].get(m1)
+            if found is None:
+                found = attach_set(u, m1)
+        u = self.u2
+        if u >= 0:
+            m2 = m & suits[self.v2]
+            if m2:
+                more = ATTACH_SETS[u].get(m2)
+                if more is None:
+                    more = attach_set(u, m2)
+                return more if found is None else found + more
+        return () if found is None else found
 
 
 _NODES: Final[dict[tuple[Ends, bool, bool], EndsNode]] = {}
@@ -293,7 +339,7 @@ _NODES: Final[dict[tuple[Ends, bool, bool], EndsNode]] = {}
 class LineState(State[LineOptions]):
     """A position of ``block`` or ``draw``."""
 
-    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node", "_placed", "_placed_ok")
+    __slots__ = ("_drawing", "_drawn", "_lead_tile", "_node", "_packed", "_placed", "_placed_ok")
 
     _drawing: bool
     _node: EndsNode | None
@@ -301,6 +347,7 @@ class LineState(State[LineOptions]):
     _lead_tile: int
     _placed: PlacedList
     _placed_ok: bool
+    _packed: int  # every seat's hand size, 8 bits a seat, kept by each move (see _sizes)
 
     @property
     def ends(self) -> Ends | None:
@@ -316,6 +363,7 @@ class LineState(State[LineOptions]):
         new._lead_tile = self._lead_tile
         new._placed = self._placed
         new._placed_ok = self._placed_ok
+        new._packed = self._packed
         return new
 
     # ----------------------------------------------------------------- legal actions
@@ -342,9 +390,11 @@ class LineState(State[LineOptions]):
         )
 
     # ----------------------------------------------------------------- transition
-    def _do(self, action: Action, events: list[Event] | None) -> None:
+    def _do(self, action: Action, events: list[Event] | None) -> tuple[Event, ...] | None:
         actor: int = self._actor  # type: ignore[assignment]
         kind = type(action)
+        done: tuple[Event, ...] | None = None  # the move's one event, shared (see State._do):
+        # returned, not appended to ``events``, unless the hand ends
         if kind is ATTACH:
             cur = self._node
             assert cur is not None  # typed, the node's fields are read natively
@@ -357,24 +407,32 @@ class LineState(State[LineOptions]):
             hands = self._hands = with_hand(hands, actor, hand)
             self._node = node
             self._drawn = False
+            self._packed -= _SIZE_UNIT[actor]
             if events is None:
                 self._placed_ok = False
             else:
-                events.append(Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o))
+                shared = _PLACED[actor]
+                done = shared.get(action)
+                if done is None:  # (seat, tile, anchor) decide the values matched and left open
+                    done = shared[action] = (Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o),)
                 if self._placed_ok:
                     self._placed = (self._placed, t, u, v, actor)
             if not hand:
+                if done is not None and events is not None:
+                    events.append(done[0])
                 self._finish_domino(actor, events)
-                return
+                return None
             self._actor = (actor + 1) % self._players
-            for h in hands:
-                if node.matching(h):
-                    return
+            low = node.low
+            for h in hands:  # node.matching(h), inline: a call a hand is dear in pure Python
+                if h & (low if h <= SHORT_MASK else node.mask):
+                    return done
         elif kind is LEAD:
             tile = action.tile  # type: ignore[attr-defined]
             t = tile.index
             hands = self._hands = with_hand(self._hands, actor, self._hands[actor] ^ (1 << t))
             self._node = EndsNode.lead(tile, self._options.spinner)
+            self._packed -= _SIZE_UNIT[actor]
             if events is None:
                 self._placed_ok = False
             else:
@@ -383,29 +441,38 @@ class LineState(State[LineOptions]):
                 self._placed_ok = True
             if not hands[actor]:
                 self._finish_domino(actor, events)
-                return
+                return None
             self._actor = (actor + 1) % self._players
         elif kind is DRAW_KIND:
             t = self._bone[self._bpos]
             self._bpos += 1
             self._hands = with_hand(self._hands, actor, self._hands[actor] | (1 << t))
             self._drawn = True
+            self._packed += _SIZE_UNIT[actor]
             if events is not None:
-                events.append(Drew(actor, 1, _ONE_TILE[t], "unable"))
+                k = actor * len(ALL_TILES) + t
+                done = _DREW[k]
+                if done is None:
+                    done = _DREW[k] = (Drew(actor, 1, _ONE_TILE[t], "unable"),)
         else:
             if events is not None:
-                events.append(Passed(actor))
+                done = _PASSED[actor]
             self._drawn = False
             self._actor = (actor + 1) % self._players
         # Static check (docs/games/block.md and docs/games/draw.md, "How a hand ends"): the hand
         # ends when no seat can place and nobody can draw.
         last = self._node
         assert last is not None
-        for h in self._hands:
-            if last.matching(h):
-                return
+        low = last.low
+        for h in self._hands:  # last.matching(h), inline
+            if h & (low if h <= SHORT_MASK else last.mask):
+                return done
         if not self._can_draw():
+            if done is not None and events is not None:
+                events.append(done[0])
             self._finish_blocked(events)
+            return None
+        return done
 
     # ----------------------------------------------------------------- scoring
     def _teams(self) -> bool:
@@ -413,7 +480,7 @@ class LineState(State[LineOptions]):
 
     def _finish_domino(self, winner: int, events: list[Event] | None) -> None:
         n = self._players
-        pips = [self._pips(s) for s in range(n)]
+        pips = pips_of(self._hands)
         if self._teams():
             winners = tuple(sorted((winner, (winner + 2) % 4)))
             score = sum(pips[s] for s in range(n) if s not in winners)
@@ -441,9 +508,11 @@ class LineState(State[LineOptions]):
 
     def _finish_blocked(self, events: list[Event] | None) -> None:
         n = self._players
-        pips = [self._pips(s) for s in range(n)]
+        hands = self._hands
+        pips = pips_of(hands)
         teams = self._teams()
-        found = self._blocked_winner()
+        lightest = self._options.blocked_tie == "lightest_tile"
+        found = blocked_winner(hands, lightest, teams, pips)
         if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
@@ -455,6 +524,9 @@ class LineState(State[LineOptions]):
             winners = (w,)
             score = sum(pips) - pips[w] - pips[w]
         self._end(Result("blocked", winners, points(n, winners, score)), events)
+
+    def _sizes(self) -> int:
+        return self._packed  # kept by every move: a view reads it each turn
 
     def _pips(self, seat: int) -> int:
         return mask_pips(self._hands[seat])
@@ -530,24 +602,30 @@ class LineState(State[LineOptions]):
 
 _FACTS: Final[dict[int, LineFacts]] = {}
 
+# A line game's events of a move are made once and shared, each in the one-tuple a move's
+# events are kept in (events are immutable values): a lookup, where new ones would be two more
+# objects a move to build and to free with the history.
+_PLACED: Final[tuple[dict[Action, tuple[Event, ...]], ...]] = tuple([{} for _ in range(8)])
+"""Seat -> attach -> ``(Placed(...),)``: the tile and the anchor decide which value it matches
+and which it leaves open (a tile matching both of an anchor's values is that tile)."""
+_DREW: Final[list[tuple[Event, ...] | None]] = [None] * (8 * len(ALL_TILES))
+"""``(Drew(seat, 1, (tile,), "unable"),)`` at ``seat * len(ALL_TILES) + tile index``."""
+_PASSED: Final[tuple[tuple[Event, ...], ...]] = tuple([(Passed(k),) for k in range(8)])
+"""``(Passed(seat),)`` for every seat (a line game seats at most eight)."""
+_SIZE_UNIT: Final[tuple[int, ...]] = tuple([1 << (8 * k) for k in range(8)])
+"""One tile in seat k's byte of the packed hand sizes (a lookup: cheaper than the shift in
+both builds)."""
+
 
 def _knows_placed(s: State[Any]) -> bool:
     return isinstance(s, LineState) and s._placed_ok
 
 
 def _placements(hand: int, ends: Ends) -> tuple[Action, ...]:
-    """Every attach of a tile of ``hand`` to an open end, ends in order, tiles ascending."""
+    """Every attach of a tile of ``hand`` to an open end, ends in order, tiles ascending (two
+    ends: :meth:`EndsNode.placements` does the same inline)."""
     suits = SUIT_LOW if hand <= SHORT_MASK else SUIT_MASK
-    if len(ends) == 2:
-        (u1, v1), (u2, v2) = ends
-        m = hand & suits[v1]
-        acts = attach_set(u1, m) if m else ()
-        if u1 != u2 or v1 != v2:
-            m = hand & suits[v2]
-            if m:
-                acts = acts + attach_set(u2, m) if acts else attach_set(u2, m)
-        return acts
-    acts = ()
+    acts: tuple[Action, ...] = ()
     for i, (u, v) in enumerate(ends):
         if (u, v) in ends[:i]:
             continue

@@ -548,7 +548,7 @@ class SuperState(State[SuperDominoesOptions]):
         return (PASS,)
 
     # ----------------------------------------------------------------- transition
-    def _do(self, action: Action, events: list[Event] | None) -> None:
+    def _do(self, action: Action, events: list[Event] | None) -> tuple[Event, ...] | None:
         kind = type(action)
         if kind is ATTACH:
             self._place(cast(Attach, action), events)
@@ -558,6 +558,7 @@ class SuperState(State[SuperDominoesOptions]):
             self._draw(events)
         else:  # a pass
             self._pass(events)
+        return None  # events only in the list (see State._do)
 
     def _take(self, seat: int, k: int, cause: str, events: list[Event] | None) -> int:
         """``seat`` draws up to ``k`` tiles from the front of the boneyard; return how many."""
