@@ -19,12 +19,11 @@ Run: ``.venv/bin/python benchmarks/views.py [--seconds 2] [--rounds 6] [--only b
 [--cpu]`` (``--cpu`` times on the process's CPU time, steadier on a shared machine).
 
 Last measured (``.venv-compiled/bin/python benchmarks/views.py --cpu --seconds 8 --rounds 16``,
-two runs on the 2-core machine), simulate / playout: block 0.742 and 0.847, draw 0.648 and
-0.761, Super Dominoes 0.785 and 0.752, Doubles 0.836, Double Double Dominoes 0.846; simulate /
-apply 0.84 to 1.25. Runs of one build differ by a tenth here; counted in instructions
-(callgrind, warm caches) draw is at 0.70 and Super Dominoes at 0.76. Draw, whose playout is the
-cheapest move of all, sits on the 0.7 target; the README accounts for what ``simulate`` adds a
-move.
+two runs on the 2-core machine), simulate / playout: block 0.800 and 0.856, draw 0.754 and
+0.729, Super Dominoes 0.757 and 0.751, Doubles 0.833 and 0.823, Double Double Dominoes 0.829
+and 0.839; simulate / apply 0.93 to 1.33. Runs of one build differ by a few hundredths here;
+counted in instructions (callgrind, 20,000 warm hands) draw is at 0.73. The README accounts for
+what ``simulate`` adds a move.
 """
 
 from __future__ import annotations

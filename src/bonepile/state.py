@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from bonepile.actions import Action, Attach, Lead, Place
+from bonepile.actions import Action, Attach, Draw, Lead, Place
 from bonepile.errors import IllegalActionError
 from bonepile.events import Event, HandEnded
 from bonepile.layout import unroll, unroll_cells
@@ -685,12 +685,16 @@ def _restore(cls: type[State[Any]], values: dict[str, Any]) -> State[Any]:
     return state
 
 
+_ATTACH: Final[type[Attach]] = Attach
+_DRAW: Final[type[Draw]] = Draw
 _REDACTS: Final[dict[type, bool]] = {}
 """Per action class: whether it overrides :meth:`Action.redacted` (actions are plain Python
 objects: asking the class costs less than calling the method)."""
 
 
 def _redacts(kind: type[Any]) -> bool:
+    if kind is _ATTACH or kind is _DRAW:  # the usual turns' actions: no lookup
+        return False
     redacts = _REDACTS.get(kind)
     if redacts is None:
         redacts = _REDACTS[kind] = kind.redacted is not Action.redacted

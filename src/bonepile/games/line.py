@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from bonepile.actions import LEAD_BY_INDEX, Action, Attach, Draw, Lead
 from bonepile.errors import OptionError
@@ -408,15 +408,12 @@ class LineState(State[LineOptions]):
             self._node = node
             self._drawn = False
             self._packed -= _SIZE_UNIT[actor]
-            if events is None:
-                self._placed_ok = False
-            else:
+            self._placed_ok = False  # worked out when asked for (see _placements)
+            if events is not None:
                 shared = _PLACED[actor]
                 done = shared.get(action)
                 if done is None:  # (seat, tile, anchor) decide the values matched and left open
                     done = shared[action] = (Placed(actor, ALL_TILES[t], ALL_TILES[u], v, o),)
-                if self._placed_ok:
-                    self._placed = (self._placed, t, u, v, actor)
             if not hand:
                 if done is not None and events is not None:
                     events.append(done[0])
@@ -543,17 +540,30 @@ class LineState(State[LineOptions]):
 
     def _layout_key(self) -> tuple[Any, Any]:
         node = self._node
-        return self._placements(), None if node is None else node.pairs
+        if node is None:
+            return None, None
+        if self._placed_ok:
+            return self._placed, node.pairs
+        if self._own is not None:  # the public history, its placements listed when read
+            return self._pub, node
+        return self._placements(), node.pairs
 
     @staticmethod
     def _layout_of(key: Any, more: Any) -> Layout:
+        if isinstance(more, EndsNode):  # key: the public history (see _layout_key)
+            return build_layout("line", _placed_of(key), more.pairs)
         return build_layout("line", key, more)
 
     def _placements(self) -> PlacedList:
-        """The placements so far, kept per state once asked for and built on the nearest
-        ancestor's (the transition does not keep them: it costs every step of a playout)."""
+        """The placements so far, kept per state once asked for: listed from the public
+        history where it is kept (a hand played by steps), else built on the nearest
+        ancestor's (the transition does not keep them: a tuple a move in every step)."""
         if self._placed_ok:
             return self._placed
+        if self._own is not None:
+            placed = self._placed = _placed_of(self._pub)
+            self._placed_ok = True
+            return placed
         start, steps = self._catch_up(_knows_placed)
         assert isinstance(start, LineState)
         placed = start._placed
@@ -615,6 +625,39 @@ _PASSED: Final[tuple[tuple[Event, ...], ...]] = tuple([(Passed(k),) for k in ran
 _SIZE_UNIT: Final[tuple[int, ...]] = tuple([1 << (8 * k) for k in range(8)])
 """One tile in seat k's byte of the packed hand sizes (a lookup: cheaper than the shift in
 both builds)."""
+
+
+def _placed_of(pub: Any) -> PlacedList:
+    """The placements of a public history (``(previous, seat, action, events)`` cells): a
+    lead's tile, and each attach's tile, anchor and matched value from its ``Placed`` event.
+    The last one listed is kept, so every seat's view of a position shares one layout."""
+    last = _LAST_PLACED
+    if last[0] is pub and pub is not None:
+        found: PlacedList = last[1]
+        return found
+    turns: list[tuple[Any, ...]] = []
+    cells = pub
+    while cells is not None:
+        cell: tuple[Any, int, Action, tuple[Event, ...]] = cells
+        kind = type(cell[2])
+        if kind is ATTACH or kind is LEAD:
+            turns.append(cell)
+        cells = cell[0]
+    placed: PlacedList = None
+    for i in range(len(turns) - 1, -1, -1):
+        seat = turns[i][1]
+        e = turns[i][3][0]
+        if type(e) is Placed:
+            placed = (placed, e.tile.index, e.at.index, e.matched, seat)
+        else:
+            placed = (None, cast(Led, e).tile.index, -1, -1, seat)
+    last[0] = pub
+    last[1] = placed
+    return placed
+
+
+_LAST_PLACED: Final[list[Any]] = [None, None]
+"""The public history :func:`_placed_of` listed last, and its placements."""
 
 
 def _knows_placed(s: State[Any]) -> bool:
