@@ -352,7 +352,7 @@ class DoublesState(State[DoublesOptions]):
         opts = self._options
         pips = pips_of(self._hands)
         if winner is None:
-            winner = blocked_winner(self._hands, opts.blocked_tie == "lightest_tile")
+            winner = blocked_winner(self._hands, opts.blocked_tie == "lightest_tile", pips=pips)
             if winner is None:
                 self._end(Result("blocked", (), (0,) * n), events)
                 return

@@ -21,7 +21,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import DRAW_HINTS, LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import mask_pips, set_bits, with_hand
+from bonepile.masks import set_bits, with_hand
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import (
@@ -233,8 +233,8 @@ class EndsNode:
     )
 
     pairs: Ends
-    mask: int
-    low: int
+    mask: int  # the tiles that match an open end: ``hand & mask``, written out where used
+    low: int  # ``mask`` cut to 62 bits, for a machine-integer hand (see tiles.SUIT_LOW)
     spinner: bool
     spinner_used: bool
     two: bool  # two ends, as every position without a spinner: u1/v1, and u2/v2 unless the same
@@ -293,11 +293,6 @@ class EndsNode:
             r = self._next[action] = (node, v, o, action.bit, t, action.at.index)
         return r
 
-    def matching(self, hand: int) -> int:
-        """The tiles of ``hand`` that match an open end (a machine-integer hand is tested
-        against the ends' mask cut to 62 bits: see :data:`bonepile.tiles.SUIT_LOW`)."""
-        return hand & (self.low if hand <= SHORT_MASK else self.mask)
-
     def placements(self, hand: int) -> tuple[Action, ...]:
         """The attaches of tiles in ``hand`` to these ends (see :func:`_placements`).
 
@@ -305,7 +300,7 @@ class EndsNode:
         attach sets, kept per end; only the others are memoized per hand here: keeping a tuple
         for every hand two ends ever met grew the caches without end, and the garbage collector
         paid for it at every step."""
-        m = hand & (self.low if hand <= SHORT_MASK else self.mask)  # self.matching(hand)
+        m = hand & (self.low if hand <= SHORT_MASK else self.mask)  # the matching tiles
         if not m:
             return ()
         if not self.two:
@@ -421,7 +416,7 @@ class LineState(State[LineOptions]):
                 return None
             self._actor = (actor + 1) % self._players
             low = node.low
-            for h in hands:  # node.matching(h), inline: a call a hand is dear in pure Python
+            for h in hands:  # any hand matching the new ends (inline: calls are dear in Python)
                 if h & (low if h <= SHORT_MASK else node.mask):
                     return done
         elif kind is LEAD:
@@ -461,7 +456,7 @@ class LineState(State[LineOptions]):
         last = self._node
         assert last is not None
         low = last.low
-        for h in self._hands:  # last.matching(h), inline
+        for h in self._hands:  # any hand matching the ends
             if h & (low if h <= SHORT_MASK else last.mask):
                 return done
         if not self._can_draw():
@@ -486,10 +481,11 @@ class LineState(State[LineOptions]):
             score = sum(pips)
         self._end(Result("domino", winners, points(n, winners, score)), events)
 
-    def _blocked_winner(self) -> int | None:
-        """The seat whose hand wins a block (lowest pips, then ``blocked_tie``), or ``None``."""
+    def _blocked_winner(self, pips: list[int] | None = None) -> int | None:
+        """The seat whose hand wins a block (lowest pips, then ``blocked_tie``), or ``None``
+        (``pips``: the hands' pip totals, when known)."""
         lightest = self._options.blocked_tie == "lightest_tile"
-        return blocked_winner(self._hands, lightest, self._teams())
+        return blocked_winner(self._hands, lightest, self._teams(), pips)
 
     def hand_winner(self) -> int | None:
         """The one seat that won the finished hand: who went out, or the winning blocked hand.
@@ -505,11 +501,9 @@ class LineState(State[LineOptions]):
 
     def _finish_blocked(self, events: list[Event] | None) -> None:
         n = self._players
-        hands = self._hands
-        pips = pips_of(hands)
+        pips = pips_of(self._hands)
         teams = self._teams()
-        lightest = self._options.blocked_tie == "lightest_tile"
-        found = blocked_winner(hands, lightest, teams, pips)
+        found = self._blocked_winner(pips)
         if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
@@ -525,9 +519,6 @@ class LineState(State[LineOptions]):
     def _sizes(self) -> int:
         return self._packed  # kept by every move: a view reads it each turn
 
-    def _pips(self, seat: int) -> int:
-        return mask_pips(self._hands[seat])
-
     def _end(self, result: Result, events: list[Event] | None) -> None:
         self._drawn = False
         self._end_hand(result, events)
@@ -542,9 +533,7 @@ class LineState(State[LineOptions]):
         node = self._node
         if node is None:
             return None, None
-        if self._placed_ok:
-            return self._placed, node.pairs
-        if self._own is not None:  # the public history, its placements listed when read
+        if not self._placed_ok and self._own is not None:  # placements listed when read
             return self._pub, node
         return self._placements(), node.pairs
 
