@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from bonepile.actions import DRAW, PASS, Action, Attach
+from bonepile.actions import DRAW, LEAD_BY_INDEX, PASS, Action, Attach
 from bonepile.masks import MAX_INDEX, bits, mask_pips
 from bonepile.tiles import TILES as _TILES
 from bonepile.tiles import Tile
@@ -22,6 +22,33 @@ DRAW_ONLY: Final[tuple[Action, ...]] = (DRAW,)
 """The legal actions of a player who must draw."""
 PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
+
+
+_LEADS_BY_BYTE: Final[list[tuple[tuple[Action, ...], ...] | None]] = [None] * ((MAX_INDEX + 7) // 8)
+"""``_LEADS_BY_BYTE[k][b]``: the leads of the tiles ``8k + i`` for the bits ``i`` of byte ``b``
+(each ``k`` filled when first needed)."""
+
+
+def leads_of(hand: int) -> tuple[Action, ...]:
+    """The leads of the tiles in ``hand`` (a mask), tile indices ascending.
+
+    A byte of the hand at a time from a table: a fresh hand is rarely seen twice, so nothing
+    is kept per hand, and the tiles are not listed one by one."""
+    out: tuple[Action, ...] = ()
+    k = 0
+    while hand:
+        b = hand & 255
+        if b:
+            table = _LEADS_BY_BYTE[k]
+            if table is None:
+                table = _LEADS_BY_BYTE[k] = tuple(
+                    tuple([LEAD_BY_INDEX[8 * k + i] for i in range(8) if m >> i & 1])
+                    for m in range(256)
+                )
+            out += table[b]
+        hand >>= 8
+        k += 1
+    return out
 
 
 ATTACH_SETS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(MAX_INDEX)]
@@ -59,7 +86,10 @@ def attach_set(u: int, m: int) -> tuple[Action, ...]:
 
 def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:
     """Points per seat: ``score`` to each winner, 0 to everyone else."""
-    return tuple([score if s in winners else 0 for s in range(players)])
+    scored = [0] * players
+    for w in winners:
+        scored[w] = score
+    return tuple(scored)
 
 
 def pips_of(hands: Sequence[int]) -> list[int]:

@@ -214,9 +214,8 @@ class Game(Generic[OptionsT]):
         Tiles are numbered ``0 .. deck_size - 1`` (a game with several sets numbers copies).
         """
         order = shuffled(self.deck_size(players, opts), rng)
-        k = players * self.hand_size(players, opts)
-        hands = deal_masks(order, players, self.hand_size(players, opts))
-        return hands, order[k:]
+        per_hand = self.hand_size(players, opts)
+        return deal_masks(order, players, per_hand), order[players * per_hand :]
 
     def copies(self, opts: OptionsT) -> int:
         """How many copies of the double-``max_pip`` set the game uses (1 unless overridden)."""

@@ -21,14 +21,16 @@ from bonepile.games.base import Game
 from bonepile.heuristics import DRAW_HINTS, LINE_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import set_bits, with_hand
+from bonepile.masks import count, with_hand
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import (
     ATTACH_SETS,
+    PASS_ONLY,
     attach_set,
     blocked_winner,
     draw_or_pass,
+    leads_of,
     pips_of,
     points,
 )
@@ -41,6 +43,14 @@ from bonepile.tiles import SUIT_MASK as _SUIT_MASK
 _DEFAULT_HAND: Final = {6: 7, 9: 9, 12: 12, 15: 15}
 
 SHORT_MASK: Final[int] = _SHORT_MASK
+SHORT_BITS: Final = 62
+"""A hand of a set of at most this many tiles is at most ``SHORT_MASK``."""
+_FOLLOWING: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((s + 1) % n for s in range(n)) for n in range(17)
+)
+"""``_FOLLOWING[n][s]``: the seat after ``s`` at a table of ``n``."""
+_EVERY_SEAT: Final[tuple[int, ...]] = tuple(sum(1 << 8 * k for k in range(n)) for n in range(17))
+"""``_EVERY_SEAT[n]``: one tile in each of ``n`` hands, as ``_packed`` counts them."""
 SUIT_LOW: Final[tuple[int, ...]] = _SUIT_LOW
 SUIT_MASK: Final[tuple[int, ...]] = _SUIT_MASK
 ATTACH: Final[type[Attach]] = Attach
@@ -172,7 +182,7 @@ class LineGame(Game[LineOptions]):
         s._placed_ok = True
         s._drawn = False
         s._actor = first
-        s._packed = State._sizes(s)
+        s._packed = count(hands[0]) * _EVERY_SEAT[len(hands)]  # every hand the same size
         return s
 
     def lead_is_highest(self, opts: LineOptions) -> bool:
@@ -190,21 +200,43 @@ class LineGame(Game[LineOptions]):
 def _highest_lead(hands: Sequence[int]) -> tuple[int, int]:
     """The seat holding the highest double (else the heaviest tile) and that tile's index."""
     best = -1
-    seat = index = 0
+    seat = 0
     for s, h in enumerate(hands):
-        for t in set_bits(h):  # a fresh hand: computed, not cached
-            key = _LEAD_RANK[t]
-            if key > best:
-                best, seat, index = key, s, t
+        k = 0
+        while h:  # a byte of the hand at a time (a fresh hand: nothing cached per hand)
+            b = h & 255
+            if b:
+                table = _BEST_BY_BYTE[k]
+                if table is None:
+                    table = _BEST_BY_BYTE[k] = _best_of_bytes(k)
+                key = table[b]
+                if key > best:
+                    best, seat = key, s
+            h >>= 8
+            k += 1
     assert best >= 0, "somebody holds a tile"
-    return seat, index
+    return seat, best & 255
 
 
 _LEAD_RANK: Final[tuple[int, ...]] = tuple(
     (4096 if t.is_double else 0) + 32 * t.pips + t.hi for t in TILES
 )
 """How a tile ranks for the first lead (doubles first, then pips, then the higher half), by
-tile index: one integer compare in the loop above."""
+tile index (each tile its own rank)."""
+
+_BEST_BY_BYTE: Final[list[tuple[int, ...] | None]] = [None] * ((len(TILES) + 7) // 8)
+"""``_BEST_BY_BYTE[k][b]``: ``rank << 8 | index`` of the best first lead among the tiles
+``8k + i`` for the bits ``i`` of byte ``b`` (-1 for none; each ``k`` filled when needed)."""
+
+
+def _best_of_bytes(k: int) -> tuple[int, ...]:
+    return tuple(
+        max(
+            [_LEAD_RANK[t] << 8 | t for i in range(8) if m >> i & 1 for t in (8 * k + i,)],
+            default=-1,
+        )
+        for m in range(256)
+    )
 
 
 class EndsNode:
@@ -220,6 +252,10 @@ class EndsNode:
     __slots__ = (
         "_legal",
         "_next",
+        "a1",
+        "a2",
+        "k1",
+        "k2",
         "low",
         "mask",
         "pairs",
@@ -242,6 +278,10 @@ class EndsNode:
     v1: int
     u2: int  # -1 when the second end is the first one again (a double led without a spinner)
     v2: int
+    k1: int  # two ends: the tiles matching the first, cut to 62 bits (as ``low``)
+    k2: int  # ... and the second (0 when it is the first again)
+    a1: dict[int, tuple[Action, ...]]  # two ends: the attach sets of the first end's tile
+    a2: dict[int, tuple[Action, ...]]  # ... and of the second's
     _next: dict[Action, tuple[EndsNode, int, int, int, int, int]]
     _legal: dict[int, tuple[Action, ...]]
 
@@ -256,6 +296,7 @@ class EndsNode:
         if node is None:
             if len(_NODES) > 200_000:
                 _NODES.clear()
+                _LEAD_NODES.clear()
             node = _NODES[key] = EndsNode.__new__(EndsNode)
             node.pairs = pairs
             node.mask = _ends_mask(pairs)
@@ -267,6 +308,10 @@ class EndsNode:
             node.u2, node.v2 = pairs[-1]
             if pairs[-1] == pairs[0]:
                 node.u2 = -1
+            node.k1 = SUIT_LOW[node.v1] if node.two else 0
+            node.k2 = SUIT_LOW[node.v2] if node.two and node.u2 >= 0 else 0
+            node.a1 = ATTACH_SETS[node.u1]
+            node.a2 = ATTACH_SETS[node.u2] if node.u2 >= 0 else node.a1
             node._next = {}
             node._legal = {}
         return node
@@ -274,6 +319,15 @@ class EndsNode:
     @staticmethod
     def lead(tile: Tile, spinner: bool) -> EndsNode:
         """The node after ``tile`` is led (a double lead spins when ``spinner``)."""
+        t = tile.index
+        key = t + t + spinner
+        node = _LEAD_NODES.get(key)
+        if node is None:
+            node = _LEAD_NODES[key] = EndsNode._lead(tile, spinner)
+        return node
+
+    @staticmethod
+    def _lead(tile: Tile, spinner: bool) -> EndsNode:
         t = tile.index
         if tile.hi != tile.lo:
             return EndsNode.get(((t, tile.hi), (t, tile.lo)), spinner, False)
@@ -329,6 +383,8 @@ class EndsNode:
 
 
 _NODES: Final[dict[tuple[Ends, bool, bool], EndsNode]] = {}
+_LEAD_NODES: Final[dict[int, EndsNode]] = {}
+"""The node after each lead, by ``2 * tile index + spinner``."""
 
 
 class LineState(State[LineOptions]):
@@ -376,7 +432,7 @@ class LineState(State[LineOptions]):
             if self._lead_tile >= 0:
                 return (LEAD_BY_INDEX[self._lead_tile],)
             # A fresh hand is rarely seen twice: its leads are listed, not looked up in a cache.
-            return tuple([LEAD_BY_INDEX[t] for t in set_bits(hand)])
+            return leads_of(hand)
         acts = node.placements(hand)
         if acts:
             return acts
@@ -466,6 +522,119 @@ class LineState(State[LineOptions]):
             return None
         return done
 
+    # ----------------------------------------------------------------- random playout
+    def playout(self, rng: random.Random) -> State[LineOptions]:
+        """:meth:`State.playout` with the places and passes after the lead played on local
+        variables: the same choices, the same random numbers and the same final state.
+
+        A random playout is what search bots pay for at every simulation, and most of a line
+        hand is places and passes: here the hands are a list changed in place and a move is
+        the lines of :meth:`_do`'s place branch (and :meth:`EndsNode.placements`' two ends),
+        without a call, a new hands tuple or a write to the state a move. Everything else (the
+        lead, a draw, the end of the hand) is :meth:`_do` itself, on the state written back.
+        A set of more than 62 tiles takes :meth:`State.playout`. ``tests/test_line_games.py``
+        and the property tests hold this path to step-by-step play.
+        """
+        if self._result is not None:
+            return self
+        if self._game.deck_size(self._players, self._options) > SHORT_BITS:
+            return State.playout(self, rng)
+        s = cast(LineState, self._child())
+        rand = rng.random
+        moves = s._moves
+        ply = s._ply
+        following = _FOLLOWING[s._players]
+        pass_move: Action = PASS_ONLY[0]
+        until_playable = s._options.draw_mode == "until_playable"
+        while True:
+            actor = s._actor
+            if actor is None:
+                break
+            node = s._node
+            if node is None:  # the lead
+                legal = s._compute_legal()
+                action = legal[int(rand() * float(len(legal)))]
+                moves = (moves, action)
+                ply += 1
+                s._do(action, None)
+                continue
+            hands = list(s._hands)  # machine-sized masks: SHORT_BITS above
+            held = 0  # every tile in a hand (hands never share a tile)
+            for h in hands:
+                held |= h
+            packed = s._packed
+            drawn = s._drawn
+            can_draw = s._can_draw()  # the boneyard changes only by a draw, played by _do
+            placed = False
+            out = 0  # 1: the actor went out, 2: the hand is blocked
+            while True:
+                hand = hands[actor]
+                if node.two:
+                    m1 = hand & node.k1
+                    m2 = hand & node.k2
+                    if m1:
+                        legal = node.a1.get(m1) or attach_set(node.u1, m1)
+                        if m2:
+                            legal = legal + (node.a2.get(m2) or attach_set(node.u2, m2))
+                    elif m2:
+                        legal = node.a2.get(m2) or attach_set(node.u2, m2)
+                    else:
+                        legal = ()
+                elif hand & node.low:
+                    legal = node.placements(hand)
+                else:
+                    legal = ()
+                if legal:
+                    action = legal[int(rand() * float(len(legal)))]
+                    moves = (moves, action)
+                    ply += 1
+                    r = node._next.get(action) or node.advance(action)  # type: ignore[arg-type]
+                    node = r[0]
+                    bit = r[3]
+                    hand ^= bit
+                    hands[actor] = hand
+                    held ^= bit
+                    packed -= _SIZE_UNIT[actor]
+                    drawn = False
+                    placed = True
+                    if not hand:
+                        out = 1
+                        break
+                    actor = following[actor]
+                    if not held & node.low and not can_draw:  # no hand matches the new ends
+                        out = 2
+                        break
+                    continue
+                if can_draw and (not drawn or until_playable):
+                    break  # a draw: _do plays it
+                rand()  # a pass is the only legal action, picked like any other
+                moves = (moves, pass_move)
+                ply += 1
+                drawn = False
+                actor = following[actor]
+            s._hands = tuple(hands)
+            s._node = node
+            s._packed = packed
+            s._drawn = drawn
+            if placed:
+                s._placed_ok = False
+            if out == 1:
+                s._finish_domino(actor, None)
+                break
+            if out == 2:
+                s._finish_blocked(None)
+                break
+            s._actor = actor
+            legal = s._compute_legal()
+            action = legal[int(rand() * float(len(legal)))]
+            moves = (moves, action)
+            ply += 1
+            s._do(action, None)
+        s._moves = moves
+        s._ply = ply
+        s._legal = ()
+        return s
+
     # ----------------------------------------------------------------- scoring
     def _teams(self) -> bool:
         return self._options.teams and self._players == 4
@@ -503,7 +672,8 @@ class LineState(State[LineOptions]):
         n = self._players
         pips = pips_of(self._hands)
         teams = self._teams()
-        found = self._blocked_winner(pips)
+        low = min(pips)  # the usual end, one lightest hand, as blocked_winner finds it:
+        found = pips.index(low) if pips.count(low) == 1 else self._blocked_winner(pips)
         if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
