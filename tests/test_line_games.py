@@ -965,3 +965,34 @@ def test_events_of_a_turn() -> None:
     s = play(new("draw", DRAW_HANDS, DRAW_FRONT), "6-6", "draw", "draw", "draw")
     s, events = s.step(parse_action("6-3@6-6"))
     assert events == (Placed(1, tl("6-3"), tl("6-6"), 6, 3),)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_playout_equals_step_by_step_play_with_bigger_sets(seed: int) -> None:
+    # double-9 hands still take the line playout's own loop; double-12 and double-15 hands
+    # (more than 62 tiles) the generic one: both are the same choices as step-by-step play
+    rng = random.Random(1000 + seed)
+    game = GAMES[seed % 2]
+    max_pip = (9, 12, 15)[seed % 3]
+    players = rng.randint(2, 8)
+    opts: dict[str, Any] = {
+        "max_pip": max_pip,
+        "spinner": rng.random() < 0.5,
+        "lead": rng.choice(("highest_double", "seat0_any")),
+        "draw_mode": rng.choice(("until_playable", "one")),
+        "hand_size": rng.choice((None, 5)),
+    }
+    if players * max_pip > (max_pip + 1) * (max_pip + 2) // 2:  # too many for full hands
+        opts["hand_size"] = 5
+    s = get_game(game).new(players, options=opts, seed=seed)
+    for _ in range(rng.randint(0, 4)):
+        if s.is_over:
+            break
+        s = s.apply(rng.choice(s.legal_actions()))
+    fast = s.playout(random.Random(seed + 7))
+    slow = _generic_playout(s, random.Random(seed + 7))
+    assert fast == slow
+    assert fast.moves == slow.moves
+    assert fast.result == slow.result
+    assert fast.summary() == slow.summary()
+    assert fast.layout == slow.layout
