@@ -551,81 +551,75 @@ class LineState(State[LineOptions]):
             if actor is None:
                 break
             node = s._node
-            if node is None:  # the lead
-                legal = s._compute_legal()
-                action = legal[int(rand() * float(len(legal)))]
-                moves = (moves, action)
-                ply += 1
-                s._do(action, None)
-                continue
-            hands = list(s._hands)  # machine-sized masks: SHORT_BITS above
-            held = 0  # every tile in a hand (hands never share a tile)
-            for h in hands:
-                held |= h
-            packed = s._packed
-            drawn = s._drawn
-            can_draw = s._can_draw()  # the boneyard changes only by a draw, played by _do
-            placed = False
-            out = 0  # 1: the actor went out, 2: the hand is blocked
-            while True:
-                hand = hands[actor]
-                if node.two:
-                    m1 = hand & node.k1
-                    m2 = hand & node.k2
-                    if m1:
-                        legal = node.a1.get(m1) or attach_set(node.u1, m1)
-                        if m2:
-                            legal = legal + (node.a2.get(m2) or attach_set(node.u2, m2))
-                    elif m2:
-                        legal = node.a2.get(m2) or attach_set(node.u2, m2)
+            if node is not None:  # after the lead: places and passes here
+                hands = list(s._hands)  # machine-sized masks: SHORT_BITS above
+                held = 0  # every tile in a hand (hands never share a tile)
+                for h in hands:
+                    held |= h
+                packed = s._packed
+                drawn = s._drawn
+                can_draw = s._can_draw()  # the boneyard changes only by a draw, played by _do
+                placed = False
+                out = 0  # 1: the actor went out, 2: the hand is blocked
+                while True:
+                    hand = hands[actor]
+                    if node.two:
+                        m1 = hand & node.k1
+                        m2 = hand & node.k2
+                        if m1:
+                            legal = node.a1.get(m1) or attach_set(node.u1, m1)
+                            if m2:
+                                legal = legal + (node.a2.get(m2) or attach_set(node.u2, m2))
+                        elif m2:
+                            legal = node.a2.get(m2) or attach_set(node.u2, m2)
+                        else:
+                            legal = ()
+                    elif hand & node.low:
+                        legal = node.placements(hand)
                     else:
                         legal = ()
-                elif hand & node.low:
-                    legal = node.placements(hand)
-                else:
-                    legal = ()
-                if legal:
-                    action = legal[int(rand() * float(len(legal)))]
-                    moves = (moves, action)
+                    if legal:
+                        action = legal[int(rand() * float(len(legal)))]
+                        moves = (moves, action)
+                        ply += 1
+                        r = node._next.get(action) or node.advance(action)  # type: ignore[arg-type]
+                        node = r[0]
+                        bit = r[3]
+                        hand ^= bit
+                        hands[actor] = hand
+                        held ^= bit
+                        packed -= _SIZE_UNIT[actor]
+                        drawn = False
+                        placed = True
+                        if not hand:
+                            out = 1
+                            break
+                        actor = following[actor]
+                        if not held & node.low and not can_draw:  # no hand matches the new ends
+                            out = 2
+                            break
+                        continue
+                    if can_draw and (not drawn or until_playable):
+                        break  # a draw: _do plays it
+                    rand()  # a pass is the only legal action, picked like any other
+                    moves = (moves, pass_move)
                     ply += 1
-                    r = node._next.get(action) or node.advance(action)  # type: ignore[arg-type]
-                    node = r[0]
-                    bit = r[3]
-                    hand ^= bit
-                    hands[actor] = hand
-                    held ^= bit
-                    packed -= _SIZE_UNIT[actor]
                     drawn = False
-                    placed = True
-                    if not hand:
-                        out = 1
-                        break
                     actor = following[actor]
-                    if not held & node.low and not can_draw:  # no hand matches the new ends
-                        out = 2
-                        break
-                    continue
-                if can_draw and (not drawn or until_playable):
-                    break  # a draw: _do plays it
-                rand()  # a pass is the only legal action, picked like any other
-                moves = (moves, pass_move)
-                ply += 1
-                drawn = False
-                actor = following[actor]
-            s._hands = tuple(hands)
-            s._node = node
-            s._packed = packed
-            s._drawn = drawn
-            if placed:
-                s._placed_ok = False
-            if out == 1:
-                s._finish_domino(actor, None)
-                break
-            if out == 2:
-                s._finish_blocked(None)
-                break
-            s._actor = actor
-            legal = s._compute_legal()
+                s._hands = tuple(hands)
+                s._node = node
+                s._packed = packed
+                s._drawn = drawn
+                if placed:
+                    s._placed_ok = False
+                if out == 1:
+                    s._finish_domino(actor, None)
+                    break
+                if out == 2:
+                    s._finish_blocked(None)
+                    break
+                s._actor = actor
+            legal = s._compute_legal()  # the lead or a draw: the one transition
             action = legal[int(rand() * float(len(legal)))]
             moves = (moves, action)
             ply += 1
