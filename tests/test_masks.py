@@ -7,6 +7,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bonepile.actions import LEAD_BY_INDEX
 from bonepile.games.line import _highest_lead
 from bonepile.masks import (
     bits,
@@ -18,7 +19,7 @@ from bonepile.masks import (
     shuffled,
     with_hand,
 )
-from bonepile.rules import attach_set
+from bonepile.rules import attach_set, leads_of, points
 from bonepile.tiles import SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES
 
 masks = st.integers(min_value=0, max_value=(1 << 190) - 1)
@@ -30,6 +31,22 @@ def test_bits_count_and_pips_of_any_mask(mask: int) -> None:
     assert list(bits(mask)) == set_bits(mask) == indices
     assert count(mask) == len(indices) == mask.bit_count()
     assert mask_pips(mask) == sum(TILES[i].pips for i in indices)
+    assert leads_of(mask) == tuple(LEAD_BY_INDEX[i] for i in indices)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 32) - 1))
+def test_double_six_hands_pips_and_leads(mask: int) -> None:
+    indices = [i for i in range(32) if mask >> i & 1]
+    assert mask_pips(mask) == sum(TILES[i].pips for i in indices)
+    assert leads_of(mask) == tuple(LEAD_BY_INDEX[i] for i in indices)
+
+
+@given(st.integers(min_value=2, max_value=8), st.data(), st.integers(-500, 500))
+def test_points_go_to_the_winners_only(players: int, data: st.DataObject, score: int) -> None:
+    winners = data.draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=2, unique=True))
+    assert points(players, winners, score) == tuple(
+        score if s in winners else 0 for s in range(players)
+    )
 
 
 @given(masks)

@@ -24,9 +24,22 @@ PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 """The legal actions of a player who can do nothing but pass."""
 
 
-_LEADS_BY_BYTE: Final[list[tuple[tuple[Action, ...], ...] | None]] = [None] * ((MAX_INDEX + 7) // 8)
+def _leads_by_byte(k: int) -> tuple[tuple[Action, ...], ...]:
+    return tuple(
+        tuple([LEAD_BY_INDEX[8 * k + i] for i in range(8) if m >> i & 1 and 8 * k + i < MAX_INDEX])
+        for m in range(256)
+    )
+
+
+_LEADS_BY_BYTE: Final[list[tuple[tuple[Action, ...], ...] | None]] = [
+    _leads_by_byte(k) if k < 4 else None for k in range((MAX_INDEX + 7) // 8)
+]
 """``_LEADS_BY_BYTE[k][b]``: the leads of the tiles ``8k + i`` for the bits ``i`` of byte ``b``
-(each ``k`` filled when first needed)."""
+(made for the first 32 tiles, the others when first needed)."""
+_L0: Final = _leads_by_byte(0)
+_L1: Final = _leads_by_byte(1)
+_L2: Final = _leads_by_byte(2)
+_L3: Final = _leads_by_byte(3)
 
 
 def leads_of(hand: int) -> tuple[Action, ...]:
@@ -34,6 +47,8 @@ def leads_of(hand: int) -> tuple[Action, ...]:
 
     A byte of the hand at a time from a table: a fresh hand is rarely seen twice, so nothing
     is kept per hand, and the tiles are not listed one by one."""
+    if hand < 0x100000000:  # a double-six hand: four bytes, written out
+        return _L0[hand & 255] + _L1[hand >> 8 & 255] + _L2[hand >> 16 & 255] + _L3[hand >> 24]
     out: tuple[Action, ...] = ()
     k = 0
     while hand:
@@ -41,10 +56,7 @@ def leads_of(hand: int) -> tuple[Action, ...]:
         if b:
             table = _LEADS_BY_BYTE[k]
             if table is None:
-                table = _LEADS_BY_BYTE[k] = tuple(
-                    tuple([LEAD_BY_INDEX[8 * k + i] for i in range(8) if m >> i & 1])
-                    for m in range(256)
-                )
+                table = _LEADS_BY_BYTE[k] = _leads_by_byte(k)
             out += table[b]
         hand >>= 8
         k += 1
@@ -86,6 +98,8 @@ def attach_set(u: int, m: int) -> tuple[Action, ...]:
 
 def points(players: int, winners: Sequence[int], score: int) -> tuple[int, ...]:
     """Points per seat: ``score`` to each winner, 0 to everyone else."""
+    if players == 2 and len(winners) == 1:  # the usual hand: no list to fill
+        return (score, 0) if winners[0] == 0 else (0, score)
     scored = [0] * players
     for w in winners:
         scored[w] = score

@@ -35,7 +35,7 @@ from bonepile.rules import (
     points,
 )
 from bonepile.state import State
-from bonepile.tiles import ONE_TILE, TILES, Tile
+from bonepile.tiles import ONE_TILE, TILES, Tile, set_size
 from bonepile.tiles import SHORT_MASK as _SHORT_MASK
 from bonepile.tiles import SUIT_LOW as _SUIT_LOW
 from bonepile.tiles import SUIT_MASK as _SUIT_MASK
@@ -45,6 +45,8 @@ _DEFAULT_HAND: Final = {6: 7, 9: 9, 12: 12, 15: 15}
 SHORT_MASK: Final[int] = _SHORT_MASK
 SHORT_BITS: Final = 62
 """A hand of a set of at most this many tiles is at most ``SHORT_MASK``."""
+_SET_SIZE: Final[tuple[int, ...]] = tuple(set_size(p) for p in range(19))
+"""``_SET_SIZE[p]``: the tiles of a double-``p`` set."""
 _FOLLOWING: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((s + 1) % n for s in range(n)) for n in range(17)
 )
@@ -140,6 +142,9 @@ class LineGame(Game[LineOptions]):
 
     def max_pip(self, opts: LineOptions) -> int:
         return opts.max_pip
+
+    def deck_size(self, players: int, opts: LineOptions) -> int:
+        return _SET_SIZE[opts.max_pip]  # one set; a table, not three calls: every deal asks
 
     def hand_size(self, players: int, opts: LineOptions) -> int:
         return opts.hand_size if opts.hand_size is not None else _DEFAULT_HAND[opts.max_pip]
@@ -537,7 +542,7 @@ class LineState(State[LineOptions]):
         """
         if self._result is not None:
             return self
-        if self._game.deck_size(self._players, self._options) > SHORT_BITS:
+        if _SET_SIZE[self._options.max_pip] > SHORT_BITS:
             return State.playout(self, rng)
         s = cast(LineState, self._child())
         rand = rng.random
@@ -559,7 +564,6 @@ class LineState(State[LineOptions]):
                 packed = s._packed
                 drawn = s._drawn
                 can_draw = s._can_draw()  # the boneyard changes only by a draw, played by _do
-                placed = False
                 out = 0  # 1: the actor went out, 2: the hand is blocked
                 while True:
                     hand = hands[actor]
@@ -590,7 +594,6 @@ class LineState(State[LineOptions]):
                         held ^= bit
                         packed -= _SIZE_UNIT[actor]
                         drawn = False
-                        placed = True
                         if not hand:
                             out = 1
                             break
@@ -606,12 +609,12 @@ class LineState(State[LineOptions]):
                     ply += 1
                     drawn = False
                     actor = following[actor]
-                s._hands = tuple(hands)
-                s._node = node
-                s._packed = packed
-                s._drawn = drawn
-                if placed:
+                if node is not s._node:  # a tile was placed: every place makes a new node
                     s._placed_ok = False
+                    s._packed = packed
+                    s._hands = tuple(hands)
+                    s._node = node
+                s._drawn = drawn
                 if out == 1:
                     s._finish_domino(actor, None)
                     break
@@ -666,8 +669,15 @@ class LineState(State[LineOptions]):
         n = self._players
         pips = pips_of(self._hands)
         teams = self._teams()
-        low = min(pips)  # the usual end, one lightest hand, as blocked_winner finds it:
-        found = pips.index(low) if pips.count(low) == 1 else self._blocked_winner(pips)
+        # The usual end, one lightest hand, found as blocked_winner finds it (two hands
+        # compared directly: min and count are calls, dear in pure Python).
+        if n == 2:
+            a = pips[0]
+            b = pips[1]
+            found = (0 if a < b else 1) if a != b else self._blocked_winner(pips)
+        else:
+            low = min(pips)
+            found = pips.index(low) if pips.count(low) == 1 else self._blocked_winner(pips)
         if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
