@@ -586,7 +586,11 @@ class LineState(State[LineOptions]):
                         action = legal[int(rand() * float(len(legal)))]
                         moves = (moves, action)
                         ply += 1
-                        r = node._next.get(action) or node.advance(action)  # type: ignore[arg-type]
+                        # Not ``get(...) or advance(...)``: compiled, ``or`` of a fixed-length
+                        # tuple unboxes it and boxes it again, a new tuple a move.
+                        r = node._next.get(action)
+                        if r is None:
+                            r = node.advance(action)  # type: ignore[arg-type]
                         node = r[0]
                         bit = r[3]
                         hand ^= bit
