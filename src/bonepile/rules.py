@@ -25,21 +25,22 @@ PASS_ONLY: Final[tuple[Action, ...]] = (PASS,)
 
 
 def _leads_by_byte(k: int) -> tuple[tuple[Action, ...], ...]:
+    """The table of byte ``k``: its 256 values' leads (see ``_LEADS_BY_BYTE``)."""
     return tuple(
         tuple([LEAD_BY_INDEX[8 * k + i] for i in range(8) if m >> i & 1 and 8 * k + i < MAX_INDEX])
         for m in range(256)
     )
 
 
-_LEADS_BY_BYTE: Final[list[tuple[tuple[Action, ...], ...] | None]] = [
-    _leads_by_byte(k) if k < 4 else None for k in range((MAX_INDEX + 7) // 8)
-]
-"""``_LEADS_BY_BYTE[k][b]``: the leads of the tiles ``8k + i`` for the bits ``i`` of byte ``b``
-(made for the first 32 tiles, the others when first needed)."""
 _L0: Final = _leads_by_byte(0)
 _L1: Final = _leads_by_byte(1)
 _L2: Final = _leads_by_byte(2)
 _L3: Final = _leads_by_byte(3)
+_LEADS_BY_BYTE: Final[list[tuple[tuple[Action, ...], ...] | None]] = [_L0, _L1, _L2, _L3] + [
+    None
+] * ((MAX_INDEX + 7) // 8 - 4)
+"""``_LEADS_BY_BYTE[k][b]``: the leads of the tiles ``8k + i`` for the bits ``i`` of byte ``b``
+(made for the first 32 tiles, the others when first needed)."""
 
 
 def leads_of(hand: int) -> tuple[Action, ...]:
