@@ -129,6 +129,11 @@ def blocked_winner(
     them stands for the team. ``pips``: the hands' pip totals, when the caller has them."""
     if pips is None:
         pips = pips_of(hands)
+    if len(pips) == 2:  # the usual table: compared directly (min and count are calls)
+        a = pips[0]
+        b = pips[1]
+        if a != b:
+            return 0 if a < b else 1
     low = min(pips)
     if pips.count(low) == 1:  # the usual end: one lightest hand
         return pips.index(low)

@@ -673,15 +673,7 @@ class LineState(State[LineOptions]):
         n = self._players
         pips = pips_of(self._hands)
         teams = self._teams()
-        # The usual end, one lightest hand, found as blocked_winner finds it (two hands
-        # compared directly: min and count are calls, dear in pure Python).
-        if n == 2:
-            a = pips[0]
-            b = pips[1]
-            found = (0 if a < b else 1) if a != b else self._blocked_winner(pips)
-        else:
-            low = min(pips)
-            found = pips.index(low) if pips.count(low) == 1 else self._blocked_winner(pips)
+        found = self._blocked_winner(pips)
         if found is None:
             self._end(Result("blocked", (), (0,) * n), events)
             return
