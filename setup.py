@@ -37,6 +37,9 @@ COMPILED_MODULES = [
     "src/bonepile/games/double_double_spots.py",
     "src/bonepile/view.py",
     "src/bonepile/agents/base.py",
+    "src/bonepile/agents/ismcts.py",
+    "src/bonepile/agents/sampler.py",
+    "src/bonepile/heuristics.py",
     "src/bonepile/games/base.py",
     "src/bonepile/result.py",
 ]

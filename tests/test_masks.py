@@ -97,3 +97,52 @@ def test_attach_set_names_each_tile_of_the_mask_on_the_anchor(u: int, m: int) ->
     acts = attach_set(u, m)
     assert [a.tile.index for a in acts] == list(bits(m))  # type: ignore[attr-defined]
     assert all(a.at is TILES[u] for a in acts)  # type: ignore[attr-defined]
+
+
+@given(
+    st.sampled_from([("block", 2), ("block", 4), ("draw", 3), ("super_dominoes", 4)]),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["none", "duplicate", "twice", "drop", "foreign", "short_hand", "extra"]),
+)
+def test_an_explicit_deal_is_checked_as_check_deal_checks_it(
+    game_players: tuple[str, int], rng: random.Random, fault: str
+) -> None:
+    """Game.new's quick test of a whole-set deal accepts exactly what check_deal accepts, with
+    the same masks, and leaves every fault to check_deal's message."""
+    from bonepile.errors import DealError
+    from bonepile.games import get_game
+    from bonepile.tiles import Tile, check_deal, mask_of
+
+    name, players = game_players
+    game = get_game(name)
+    opts = game.make_options(None)
+    size, max_pip = game.hand_size(players, opts), game.max_pip(opts)
+    deck = list(game.deck(players, opts))
+    rng.shuffle(deck)
+    hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+    bone = deck[players * size :]
+    where = hands[rng.randrange(players)]
+    if fault == "duplicate":
+        where[0] = hands[(hands.index(where) + 1) % players][0]
+    elif fault == "twice":  # every tile dealt, one of them twice
+        bone.append(where[0])
+        where[0] = hands[(hands.index(where) + 1) % players][0]
+    elif fault == "drop":  # a tile missing from the deal
+        where.pop()
+    elif fault == "foreign":
+        where[0] = Tile(max_pip + 1, 0)
+    elif fault == "short_hand":
+        bone.append(where.pop())
+    elif fault == "extra":  # a tile not in the set
+        bone.append(Tile(max_pip + 1, max_pip + 1))
+    try:
+        check_deal(hands, bone, players=players, hand_size=size, max_pip=max_pip)
+        expected: object = ([mask_of(h) for h in hands], [t.index for t in bone])
+    except DealError as exc:
+        expected = str(exc)
+    try:
+        got: object = game._check_deal(players, opts, (hands, bone))
+    except DealError as exc:
+        got = str(exc)
+    assert got == expected
+    assert (fault == "none") == isinstance(expected, tuple)

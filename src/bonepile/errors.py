@@ -85,3 +85,8 @@ class MissingFileError(InputFileError):
 
 class PerftLimitError(BonepileError):
     """A perft count that would visit more positions than its node limit allows."""
+
+
+class SamplingError(RuntimeError):
+    """No deal consistent with a view was found within the allowed attempts (a search agent's
+    :class:`~bonepile.agents.sampler.Sampler`; not bad input, so not a :class:`BonepileError`)."""

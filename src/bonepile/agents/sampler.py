@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bonepile.actions import Action, Attach, Discard, Lead, Place
-from bonepile.errors import BonepileError
+from bonepile.errors import BonepileError, SamplingError
 from bonepile.events import Drew
 from bonepile.games import Game, get_game
 from bonepile.grid import BoardLayout
@@ -35,10 +35,6 @@ from bonepile.tiles import Tile
 from bonepile.view import View
 
 INF = math.inf
-
-
-class SamplingError(RuntimeError):
-    """No deal consistent with the view was found within the allowed attempts."""
 
 
 @dataclass
@@ -224,7 +220,7 @@ class Sampler:
                 for i in facts.seat_slots[viewer]:
                     s = slots[i]
                     if s.tile is tile and s.until == INF and s.start < t:
-                        s.until = t
+                        s.until = float(t)
                         break
         for seat, tile, t in facts.plays:
             options = [
@@ -237,7 +233,7 @@ class Sampler:
             i = rng.choice(options)
             used.add(i)
             slots[i].tile = tile
-            slots[i].until = t
+            slots[i].until = float(t)
         discard_slots = []
         for seat, t in facts.hidden_discards:
             options = [i for i in facts.seat_slots[seat] if i not in used and slots[i].start < t]
@@ -245,7 +241,7 @@ class Sampler:
                 return None
             i = rng.choice(options)
             used.add(i)
-            slots[i].until = t
+            slots[i].until = float(t)
             discard_slots.append(i)
         free = [i for i in range(len(slots)) if i not in used or i in discard_slots]
         free = [i for i in free if slots[i].tile is None]
