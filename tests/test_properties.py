@@ -621,6 +621,56 @@ def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, p
     assert record_of(fast) == record_of(slow)
 
 
+@settings(max_examples=40, deadline=None)
+@given(setups(), policy_seeds, st.integers(0, 30))
+def test_playout_with_a_policy_equals_applying_it(setup: Setup, policy: int, prefix: int) -> None:
+    """``State.playout_with(policy, rng)`` reaches the state that applying the policy's actions
+    one by one reaches, and hands the policy the same positions: here the game's own rollout
+    policy (or a random one), checked against the position's history and view each turn."""
+    rng = random.Random(policy)
+    state = setup.new()
+    for _ in range(prefix):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    rollout = state.game.hints.rollout
+
+    def choose(s: State, r: random.Random) -> Any:
+        seen.append((s.ply, s.moves, s.actor, view(s, s.actor).to_json()))
+        if rollout is not None and policy % 2:
+            return rollout(s, r)
+        legal = s.legal_actions()
+        return legal[int(r.random() * len(legal))]
+
+    before = snapshot(state)
+    seen: list[tuple[Any, ...]] = []
+    fast = state.playout_with(choose, random.Random(policy + 1))
+    fast_seen, seen = seen, []
+    slow = state
+    r = random.Random(policy + 1)
+    while not slow.is_over:
+        slow = slow.apply(choose(slow, r))
+    assert snapshot(state) == before
+    assert fast_seen == seen
+    assert fast.moves == slow.moves
+    assert fast.result == slow.result
+    assert fast.summary() == slow.summary()
+    assert fast.layout == slow.layout
+    assert fast.legal_actions() == ()
+    assert fast.initial is state.initial
+    assert record_of(fast) == record_of(slow)
+
+
+def test_playout_with_an_illegal_choice_raises_and_changes_nothing() -> None:
+    state = get_game("block").new(2, seed=3)
+    before = snapshot(state)
+    other = get_game("block").new(2, seed=4)
+    wrong = next(a for a in other.legal_actions() if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="not legal"):
+        state.playout_with(lambda s, r: wrong, random.Random(0))
+    assert snapshot(state) == before
+
+
 # ------------------------------------------------------------------------------ 6
 CANONICAL_TILE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
 CANONICAL_ACTION = re.compile(

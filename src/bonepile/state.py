@@ -351,6 +351,38 @@ class State(Generic[OptionsT]):
         s._legal = ()
         return s
 
+    def playout_with(
+        self, policy: Callable[[State[OptionsT], random.Random], Action], rng: random.Random
+    ) -> State[OptionsT]:
+        """Play ``policy(state, rng)``'s actions to the end of the hand; return the final state
+        (:class:`IllegalActionError` if the policy picks an illegal action).
+
+        Equivalent to ``while not s.is_over: s = s.apply(policy(s, rng))`` but on one copy
+        changed in place, without the states in between: the call search rollouts with a
+        playing policy make. The policy is handed that copy at each turn; it may read anything
+        of it (legal actions, hands, layout, history) but must not keep it, nor a state made
+        from it, past its return.
+        """
+        if self._result is not None:
+            return self
+        s = self._child()
+        while s._actor is not None:
+            action = policy(s, rng)
+            legal = s._legal
+            if legal is None:
+                legal = s._compute_legal()
+            if not _holds(legal, action):
+                raise s._illegal(action)
+            s._legal = None
+            s._moves = (s._moves, action)
+            s._ply += 1
+            s._do(action, None)
+            s._turns = None  # what the policy may have worked out of the history is stale
+            s._turns_ok = False
+            s._pub = None
+            s._own = None
+        return s
+
     def placeable_tiles(self) -> frozenset[Tile]:
         """The tiles the actor could place right now if it held them: the placement rules
         alone, whatever its hand. Empty when the hand is over.

@@ -324,9 +324,7 @@ class ISMCTSAgent:
                     )
                 r = evaluate(state)
             elif policy is not None:
-                while state.actor is not None:
-                    state = state.apply(policy(state, rng))
-                r = rewards(state)
+                r = rewards(state.playout_with(policy, rng))
             else:
                 final = state.playout(rng) if state.actor is not None else state
                 r = rewards(final)
