@@ -1014,3 +1014,22 @@ def test_external_specs_run_through_make_agent() -> None:
     finally:
         agent.close()  # type: ignore[attr-defined]
     assert final.is_over
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_sampler_draws_as_random_draws(seed: int) -> None:
+    """The sampler's own choice and shuffle (compiled, they skip random's interpreted methods)
+    draw exactly what random.Random's do, so a seed samples the same worlds on both builds."""
+    from bonepile.agents.sampler import _below, _choice, _shuffle
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for n in (1, 2, 3, 7, 8, 9, 28, 1000, 2**40 + 3):
+        assert _below(ours, n) == theirs.randrange(n)
+        items = list(range(n % 50 + 1))
+        assert _choice(ours, items) == theirs.choice(items)
+        mine, yours = list(items), list(items)
+        _shuffle(ours, mine)
+        theirs.shuffle(yours)
+        assert mine == yours
+    with pytest.raises(IndexError):
+        _choice(ours, [])

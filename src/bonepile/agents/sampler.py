@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bonepile.actions import Action, Attach, Discard, Lead, Place
 from bonepile.errors import BonepileError, SamplingError
@@ -37,16 +37,45 @@ from bonepile.view import View
 INF = math.inf
 
 
-@dataclass
 class _Slot:
-    """A place a tile sat in the deal: a seat's dealt hand, or a boneyard position."""
+    """A place a tile sat in the deal: a seat's dealt hand, or a boneyard position.
 
-    seat: int  # who held it (-1: still in the boneyard)
-    start: float  # when it reached the hand (-1: dealt, or drawn before the first decision)
-    bone: int  # boneyard position, or -1 for a dealt slot
-    until: float = INF  # when it left the hand (a play or a discard)
-    tile: Tile | None = None
-    fixed: bool = False  # the viewer knows this tile
+    A plain class rather than a dataclass: compiled, a dataclass is built through the
+    ``__init__`` the dataclasses module writes at import (an interpreted call and a dict of
+    keywords a slot; a sampled world makes one a tile). Slots compare field by field, as a
+    dataclass's do (``in`` and ``remove`` on lists of slots rely on it)."""
+
+    __slots__ = ("bone", "fixed", "seat", "start", "tile", "until")
+
+    def __init__(
+        self,
+        seat: int,
+        start: float,
+        bone: int,
+        until: float = INF,
+        tile: Tile | None = None,
+        fixed: bool = False,
+    ) -> None:
+        self.seat = seat  # who held it (-1: still in the boneyard)
+        self.start = start  # when it reached the hand (-1: dealt, or drawn before the first
+        # decision)
+        self.bone = bone  # boneyard position, or -1 for a dealt slot
+        self.until = until  # when it left the hand (a play or a discard)
+        self.tile = tile
+        self.fixed = fixed  # the viewer knows this tile
+
+    def _fields(self) -> tuple[int, float, int, float, Tile | None, bool]:
+        return (self.seat, self.start, self.bone, self.until, self.tile, self.fixed)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Slot) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return "_Slot(seat={}, start={}, bone={}, until={}, tile={}, fixed={})".format(
+            *self._fields()
+        )
 
 
 @dataclass
@@ -230,7 +259,7 @@ class Sampler:
             ]
             if not options:
                 return None
-            i = rng.choice(options)
+            i = _choice(rng, options)
             used.add(i)
             slots[i].tile = tile
             slots[i].until = float(t)
@@ -239,7 +268,7 @@ class Sampler:
             options = [i for i in facts.seat_slots[seat] if i not in used and slots[i].start < t]
             if not options:
                 return None
-            i = rng.choice(options)
+            i = _choice(rng, options)
             used.add(i)
             slots[i].until = float(t)
             discard_slots.append(i)
@@ -248,17 +277,31 @@ class Sampler:
         pool = list(facts.pool)
         if len(pool) != len(free):
             raise SamplingError(f"{len(pool)} unknown tiles for {len(free)} places")
-        rng.shuffle(free)
+        _shuffle(rng, free)
         # the most constrained places first
         free.sort(key=lambda i: -self._pressure(slots[i]))
         for i in free:
             s = slots[i]
-            choices = [k for k, tile in enumerate(pool) if self._allowed(s, tile, s.until)]
-            if not choices:
-                return None
-            k = rng.choice(choices)
+            lacks = self._lacks(s)
+            if not lacks:  # every tile left: the same draw from rng as a list of them all
+                if not pool:
+                    return None
+                k = _below(rng, len(pool))
+            else:
+                choices = [k for k, tile in enumerate(pool) if _none_holds(lacks, tile)]
+                if not choices:
+                    return None
+                k = _choice(rng, choices)
             s.tile = pool.pop(k)
         return slots
+
+    def _lacks(self, slot: _Slot) -> list[frozenset[Tile]]:
+        """The sets of tiles the slot's seat showed it lacked while the slot was in its hand
+        (what :meth:`_allowed` tests a tile against, worked out once a slot)."""
+        if slot.seat < 0:
+            return []
+        start, until = slot.start, slot.until
+        return [tiles for t, tiles in self.forbidden[slot.seat] if start < t < until]
 
     def _first_key(self) -> Any:
         """How the deal picks the first player, when it does: the tile that decides it."""
@@ -306,7 +349,7 @@ class Sampler:
                 ]
                 if not pairs:
                     return
-                a, b = rng.choice(pairs)
+                a, b = _choice(rng, pairs)
                 a.tile, b.tile = b.tile, a.tile
                 continue
             if worst not in movable:
@@ -322,7 +365,7 @@ class Sampler:
                 ]
                 if not alts:
                     return
-                alt = rng.choice(alts)
+                alt = _choice(rng, alts)
                 alt.tile, worst.tile = worst.tile, alt.tile
                 alt.until, worst.until = worst.until, INF
                 movable.remove(alt)
@@ -334,7 +377,7 @@ class Sampler:
 
             free_mine = [s for s in mine if s in movable and fits(s)]
             if free_mine:
-                target = rng.choice(free_mine)
+                target = _choice(rng, free_mine)
             else:
                 lower = [
                     s
@@ -343,7 +386,7 @@ class Sampler:
                 ]
                 if not lower:
                     return
-                target = rng.choice(lower)
+                target = _choice(rng, lower)
             target.tile, worst.tile = worst.tile, target.tile
 
     def _pressure(self, slot: _Slot) -> int:
@@ -464,6 +507,43 @@ def _tile(slot: _Slot) -> Tile:
 def determinize(view: View, rng: random.Random, max_tries: int = 400) -> State[Any]:
     """One full position consistent with ``view`` (see :class:`Sampler`)."""
     return Sampler(view, max_tries).sample(rng)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A random integer ``0 <= r < n`` (``n > 0``), drawn as :class:`random.Random`'s ``choice``
+    and ``shuffle`` draw it (the bits of ``n``, again while too big), so a seed samples the same
+    worlds on both builds; compiled, without the interpreted calls of ``random``'s methods. Any
+    other generator class draws through its own ``randrange``."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+T = TypeVar("T")
+
+
+def _choice(rng: random.Random, seq: list[T]) -> T:
+    """``rng.choice(seq)`` (see :func:`_below`)."""
+    if not seq:
+        raise IndexError("Cannot choose from an empty sequence")
+    return seq[_below(rng, len(seq))]
+
+
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: Fisher-Yates from the end (see :func:`_below`)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def _none_holds(sets: list[frozenset[Tile]], tile: Tile) -> bool:
+    """True if no set of ``sets`` holds ``tile``."""
+    return all(tile not in tiles for tiles in sets)
 
 
 __all__ = ["Sampler", "SamplingError", "determinize"]
