@@ -16,6 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 
+def load_game() -> Any:
+    """OpenSpiel's ``python_block_dominoes``, registered first (importing its module does it:
+    OpenSpiel's other modules do not import it)."""
+    import pyspiel
+    from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
+
+    return pyspiel.load_game("python_block_dominoes")
+
+
 def resampler(game: Any, rng: random.Random) -> Callable[[Any, int], Any]:
     """A resampler for ``ISMCTSBot._resampler_cb`` on ``game`` (``python_block_dominoes``)."""
     from open_spiel.python.games import block_dominoes

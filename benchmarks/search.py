@@ -77,11 +77,10 @@ def openspiel_sims(count: int, iterations: int, seed: int) -> dict[str, Any]:
     """OpenSpiel's Python ISMCTS simulations per second on ``python_block_dominoes``."""
     try:
         import numpy as np
-        import pyspiel
         from open_spiel.python.algorithms import ismcts, mcts
     except ImportError:
         return {"error": "not installed: pip install -e '.[bench]'"}
-    game = pyspiel.load_game("python_block_dominoes")
+    game = openspiel_block.load_game()
     rng = random.Random(seed)
     resample = openspiel_block.resampler(game, rng)
 

@@ -56,7 +56,6 @@ class Clock:
 def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
     """One hand of deal ``deal`` with bonepile in seat ``ours``; bonepile's share (1, 0.5, 0)."""
     import numpy as np
-    import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.games import block_dominoes
 
@@ -66,7 +65,7 @@ def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
     from bonepile.tiles import Tile
     from bonepile.view import view
 
-    game = pyspiel.load_game("python_block_dominoes")
+    game = openspiel_block.load_game()
     deal_rng = random.Random(args.seed * 100_003 + deal)
     order = list(range(len(block_dominoes._DECK)))
     deal_rng.shuffle(order)
