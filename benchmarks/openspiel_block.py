@@ -38,7 +38,7 @@ def resampler(game: Any, rng: random.Random) -> Callable[[Any, int], Any]:
         for a in state.actions_history:
             played[a.player].append(a.tile)
         opponent = 1 - player
-        lacks = lacking(state.actions_history)[opponent]
+        lacks = lacking(state.actions_history, player)[opponent]
         unseen = [t for t in deck if t not in mine and t not in played[0] + played[1]]
         fits = [t for t in unseen if t[0] not in lacks and t[1] not in lacks]
         for _ in range(1000):
@@ -61,9 +61,10 @@ def resampler(game: Any, rng: random.Random) -> Callable[[Any, int], Any]:
     return resample
 
 
-def lacking(history: list[Any]) -> dict[int, set[float]]:
+def lacking(history: list[Any], current: int | None = None) -> dict[int, set[float]]:
     """The numbers each player showed it lacks: a player skipped (the other moved twice in a
-    row) held no tile matching the open ends of that moment."""
+    row) held no tile matching the open ends of that moment. ``current``, the player to move
+    now: if it also made the last move, the other has just been skipped too."""
     out: dict[int, set[float]] = {0: set(), 1: set()}
     edges: list[float] = []
     for i, a in enumerate(history):
@@ -72,7 +73,8 @@ def lacking(history: list[Any]) -> dict[int, set[float]]:
         else:
             edges.remove(a.edge)
             edges.append(a.tile[0] if a.tile[0] != a.edge else a.tile[1])
-        if i + 1 < len(history) and history[i + 1].player == a.player:
+        following = history[i + 1].player if i + 1 < len(history) else current
+        if following == a.player:
             out[1 - a.player].update(edges)
     return out
 

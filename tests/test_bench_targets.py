@@ -57,3 +57,17 @@ def test_a_missing_anchor_is_not_measured() -> None:
     entry = playouts.targets(results)["block_2p_vs_openspiel_playout"]
     assert entry["status"] == "not measured"
     assert entry["missing"] == ["openspiel_block_2p"]
+
+
+def test_the_openspiel_resampler_knows_a_skip_that_has_just_happened() -> None:
+    """OpenSpiel's block game has no pass: a skipped player shows as the other moving twice in a
+    row, and a skip at the end of the history as the last mover being the one to move now."""
+    from collections import namedtuple
+
+    openspiel_block: Any = pytest.importorskip("openspiel_block")
+    move = namedtuple("move", "player tile edge")
+    history = [move(0, (6.0, 6.0), None), move(1, (6.0, 2.0), 6.0), move(1, (2.0, 3.0), 2.0)]
+    # P0 was skipped with 6 and 2 open; now P1 moves again: P0 was skipped with 6 and 3 open
+    assert openspiel_block.lacking(history) == {0: {6.0, 2.0}, 1: set()}
+    assert openspiel_block.lacking(history, 1) == {0: {6.0, 2.0, 3.0}, 1: set()}
+    assert openspiel_block.lacking(history, 0) == {0: {6.0, 2.0}, 1: set()}
