@@ -146,3 +146,15 @@ def test_an_explicit_deal_is_checked_as_check_deal_checks_it(
         got = str(exc)
     assert got == expected
     assert (fault == "none") == isinstance(expected, tuple)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=(1 << 136) - 1), min_size=1, max_size=6))
+def test_the_heaviest_hand_holds_the_heaviest_tile(hands: list[int]) -> None:
+    from bonepile.games.super_dominoes import _heaviest_hand
+
+    best, first = None, 0
+    for seat, hand in enumerate(hands):
+        for i in range(136):
+            if hand >> i & 1 and (best is None or TILES[i].rank_key() > best):
+                best, first = TILES[i].rank_key(), seat
+    assert _heaviest_hand(hands) == first

@@ -38,7 +38,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, count_large, mask_pips, set_bits
+from bonepile.masks import bits, count_large, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, points
@@ -93,17 +93,25 @@ _RANK: Final[tuple[int, ...]] = tuple(t.pips * 32 + t.hi for t in TILES)
 higher half)."""
 
 
+_BY_WEIGHT: Final[tuple[int, ...]] = tuple(sorted(range(len(_RANK)), key=lambda t: -_RANK[t]))
+"""Every tile index, heaviest first (weights are distinct: see ``_RANK``)."""
+_BIT: Final[tuple[int, ...]] = tuple(1 << t for t in range(len(_RANK)))
+
+
 def _heaviest_hand(hands: Sequence[int]) -> int:
-    """The seat holding the heaviest tile (pips, then the higher half; the first such seat)."""
-    first = 0
-    best = -1
-    for s in range(len(hands)):
-        for t in set_bits(hands[s]):  # a fresh hand: computed, not cached
-            r = _RANK[t]
-            if r > best:
-                best = r
-                first = s
-    return first
+    """The seat holding the heaviest tile (pips, then the higher half; the first such seat;
+    seat 0 if no hand holds a tile). The tiles are tried heaviest first, so a deal takes a
+    test or two, not a walk over every tile dealt."""
+    held = 0
+    for h in hands:
+        held |= h
+    for t in _BY_WEIGHT:
+        bit = _BIT[t]
+        if held & bit:
+            for s in range(len(hands)):
+                if hands[s] & bit:
+                    return s
+    return 0
 
 
 SpellRecord = tuple[int, int, int]
