@@ -592,17 +592,35 @@ def test_record_round_trip(setup: Setup, policy: int, explicit: bool, data: st.D
 
 
 # ------------------------------------------------------------------------------ fast path
-@settings(max_examples=40, deadline=None)
-@given(setups(), policy_seeds, st.integers(0, 30))
-def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, prefix: int) -> None:
-    """``State.playout(rng)`` makes the same choices and reaches the same final state as
-    applying ``legal[int(rng.random() * len(legal))]`` until the hand is over."""
+def partway(setup: Setup, policy: int, prefix: int) -> State:
+    """The hand of ``setup`` after up to ``prefix`` random actions."""
     rng = random.Random(policy)
     state = setup.new()
     for _ in range(prefix):
         if state.is_over:
             break
         state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def check_same_end(start: State, fast: State, slow: State) -> None:
+    """``fast``, played out from ``start`` in place, is the end ``slow`` reached step by step."""
+    assert fast == slow
+    assert fast.moves == slow.moves
+    assert fast.result == slow.result
+    assert fast.summary() == slow.summary()
+    assert fast.layout == slow.layout
+    assert fast.legal_actions() == ()
+    assert fast.initial is start.initial
+    assert record_of(fast) == record_of(slow)
+
+
+@settings(max_examples=40, deadline=None)
+@given(setups(), policy_seeds, st.integers(0, 30))
+def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, prefix: int) -> None:
+    """``State.playout(rng)`` makes the same choices and reaches the same final state as
+    applying ``legal[int(rng.random() * len(legal))]`` until the hand is over."""
+    state = partway(setup, policy, prefix)
     before = snapshot(state)
     fast = state.playout(random.Random(policy + 1))
     slow = state
@@ -611,14 +629,7 @@ def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, p
         legal = slow.legal_actions()
         slow = slow.apply(legal[int(choose.random() * len(legal))])
     assert snapshot(state) == before
-    assert fast == slow
-    assert fast.moves == slow.moves
-    assert fast.result == slow.result
-    assert fast.summary() == slow.summary()
-    assert fast.layout == slow.layout
-    assert fast.legal_actions() == ()
-    assert fast.initial is state.initial
-    assert record_of(fast) == record_of(slow)
+    check_same_end(state, fast, slow)
 
 
 @settings(max_examples=40, deadline=None)
@@ -627,12 +638,7 @@ def test_playout_with_a_policy_equals_applying_it(setup: Setup, policy: int, pre
     """``State.playout_with(policy, rng)`` reaches the state that applying the policy's actions
     one by one reaches, and hands the policy the same positions: here the game's own rollout
     policy (or a random one), checked against the position's history and view each turn."""
-    rng = random.Random(policy)
-    state = setup.new()
-    for _ in range(prefix):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_actions()))
+    state = partway(setup, policy, prefix)
     rollout = state.game.hints.rollout
 
     def choose(s: State, r: random.Random) -> Any:
@@ -652,13 +658,7 @@ def test_playout_with_a_policy_equals_applying_it(setup: Setup, policy: int, pre
         slow = slow.apply(choose(slow, r))
     assert snapshot(state) == before
     assert fast_seen == seen
-    assert fast.moves == slow.moves
-    assert fast.result == slow.result
-    assert fast.summary() == slow.summary()
-    assert fast.layout == slow.layout
-    assert fast.legal_actions() == ()
-    assert fast.initial is state.initial
-    assert record_of(fast) == record_of(slow)
+    check_same_end(state, fast, slow)
 
 
 def test_playout_with_an_illegal_choice_raises_and_changes_nothing() -> None:

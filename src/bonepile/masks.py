@@ -139,8 +139,8 @@ def count(mask: int) -> int:
     return n
 
 
-_BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(256))
-"""``_BIT[i]``: ``1 << i``."""
+BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(256))
+"""``BIT[i]``: ``1 << i``."""
 
 
 def shuffled(n: int, rng: random.Random) -> list[int]:
@@ -166,7 +166,7 @@ def deal_masks(order: list[int], players: int, per_hand: int) -> list[int]:
         for s in range(players):
             hand = 0
             for t in order[s:k:players]:
-                hand |= _BIT[t]
+                hand |= BIT[t]
             hands.append(hand)
         return hands
     for s in range(players):

@@ -225,12 +225,7 @@ class Sampler:
 
     # ----------------------------------------------------------------- sampling
     def _allowed(self, slot: _Slot, tile: Tile, until: float) -> bool:
-        if slot.seat < 0:
-            return True
-        for t, tiles in self.forbidden[slot.seat]:
-            if slot.start < t < until and tile in tiles:
-                return False
-        return True
+        return _none_holds(self._lacks(slot, until), tile)
 
     def _deal(self, rng: random.Random) -> list[_Slot] | None:
         """One random assignment of tiles to slots honouring the known facts, or ``None``."""
@@ -282,7 +277,7 @@ class Sampler:
         free.sort(key=lambda i: -self._pressure(slots[i]))
         for i in free:
             s = slots[i]
-            lacks = self._lacks(s)
+            lacks = self._lacks(s, s.until)
             if not lacks:  # every tile left: the same draw from rng as a list of them all
                 if not pool:
                     return None
@@ -295,12 +290,12 @@ class Sampler:
             s.tile = pool.pop(k)
         return slots
 
-    def _lacks(self, slot: _Slot) -> list[frozenset[Tile]]:
-        """The sets of tiles the slot's seat showed it lacked while the slot was in its hand
-        (what :meth:`_allowed` tests a tile against, worked out once a slot)."""
+    def _lacks(self, slot: _Slot, until: float) -> list[frozenset[Tile]]:
+        """The sets of tiles the slot's seat showed it lacked while the slot was in its hand,
+        from when it came there until ``until`` (a tile in none of them may fill it)."""
         if slot.seat < 0:
             return []
-        start, until = slot.start, slot.until
+        start = slot.start
         return [tiles for t, tiles in self.forbidden[slot.seat] if start < t < until]
 
     def _first_key(self) -> Any:
@@ -390,11 +385,7 @@ class Sampler:
             target.tile, worst.tile = worst.tile, target.tile
 
     def _pressure(self, slot: _Slot) -> int:
-        if slot.seat < 0:
-            return 0
-        return sum(
-            len(tiles) for t, tiles in self.forbidden[slot.seat] if slot.start < t < slot.until
-        )
+        return sum(len(tiles) for tiles in self._lacks(slot, slot.until))
 
     def sample(self, rng: random.Random) -> State[Any]:
         """A full position consistent with the view; :class:`SamplingError` if none is found."""

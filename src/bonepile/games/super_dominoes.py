@@ -38,7 +38,7 @@ from bonepile.games.base import Game
 from bonepile.heuristics import SUPER_HINTS
 from bonepile.layout import Ends, Layout, build_layout
 from bonepile.layout import Placed as PlacedList
-from bonepile.masks import bits, count_large, mask_pips
+from bonepile.masks import BIT, bits, count_large, mask_pips
 from bonepile.options import option, reduce_options
 from bonepile.result import Result
 from bonepile.rules import attach_set, points
@@ -95,7 +95,6 @@ higher half)."""
 
 _BY_WEIGHT: Final[tuple[int, ...]] = tuple(sorted(range(len(_RANK)), key=lambda t: -_RANK[t]))
 """Every tile index, heaviest first (weights are distinct: see ``_RANK``)."""
-_BIT: Final[tuple[int, ...]] = tuple(1 << t for t in range(len(_RANK)))
 
 
 def _heaviest_hand(hands: Sequence[int]) -> int:
@@ -106,7 +105,7 @@ def _heaviest_hand(hands: Sequence[int]) -> int:
     for h in hands:
         held |= h
     for t in _BY_WEIGHT:
-        bit = _BIT[t]
+        bit = BIT[t]
         if held & bit:
             for s in range(len(hands)):
                 if hands[s] & bit:
