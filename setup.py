@@ -32,6 +32,7 @@ COMPILED_MODULES = [
     "src/bonepile/masks.py",
     "src/bonepile/games/line.py",
     "src/bonepile/games/super_dominoes.py",
+    "src/bonepile/games/super_dominoes_playout.py",
     "src/bonepile/games/doubles.py",
     "src/bonepile/games/double_double.py",
     "src/bonepile/games/double_double_spots.py",

@@ -69,14 +69,15 @@ ATTACH_SETS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(MAX
 holds as a Python integer anyway: a key made of both would be a new integer a call)."""
 _CACHED: Final[list[int]] = [0]
 """How many attach sets are kept, over every anchor (all are dropped past a bound)."""
-_ATTACHES: Final[dict[int, Action]] = {}
-"""Every attach made, by tile and anchor index (the action class interns them as well, but a
-call into it costs more than this lookup)."""
+_ATTACHES: Final[list[Action | None]] = [None] * (MAX_INDEX * MAX_INDEX)
+"""Every attach made, at ``t * MAX_INDEX + u`` for tile ``t`` and anchor ``u`` (the action class
+interns them as well, but a call into it costs more than this read)."""
 
 
-def _attach(t: int, u: int) -> Action:
-    key = (t << 8) | u
-    a = _ATTACHES.get(key)
+def attach_action(t: int, u: int) -> Action:
+    """The attach of tile index ``t`` to the open end on layout tile ``u`` (interned)."""
+    key = t * MAX_INDEX + u
+    a = _ATTACHES[key]
     if a is None:
         a = _ATTACHES[key] = Attach(TILES[t], TILES[u])
     return a
@@ -92,7 +93,7 @@ def attach_set(u: int, m: int) -> tuple[Action, ...]:
             for kept in ATTACH_SETS:
                 kept.clear()
             _CACHED[0] = 0
-        acts = by_mask[m] = tuple([_attach(t, u) for t in bits(m)])
+        acts = by_mask[m] = tuple([attach_action(t, u) for t in bits(m)])
         _CACHED[0] += 1
     return acts
 

@@ -486,6 +486,16 @@ class SuperState(State[SuperDominoesOptions]):
         new._packed = self._packed
         return new
 
+    def playout(self, rng: random.Random) -> State[SuperDominoesOptions]:
+        """:meth:`State.playout` with the plays after the starter on local variables, each
+        hand kept per suit as machine integers (:mod:`bonepile.games.super_dominoes_playout`):
+        the same choices, the same random numbers and the same final state."""
+        if self._result is not None:
+            return self
+        from bonepile.games.super_dominoes_playout import play_out  # it imports this module
+
+        return play_out(cast(SuperState, self._child()), rng)
+
     # ----------------------------------------------------------------- rules queries
     def is_bound(self, seat: int) -> bool:
         """True when ``seat`` is bound by the spell in force."""
