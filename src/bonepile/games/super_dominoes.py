@@ -487,9 +487,9 @@ class SuperState(State[SuperDominoesOptions]):
         return new
 
     def playout(self, rng: random.Random) -> State[SuperDominoesOptions]:
-        """:meth:`State.playout` with the plays after the starter on local variables, each
-        hand kept per suit as machine integers (:mod:`bonepile.games.super_dominoes_playout`):
-        the same choices, the same random numbers and the same final state."""
+        """:meth:`State.playout` with the plays after the starter on local variables, the
+        hands kept by suit (:mod:`bonepile.games.super_dominoes_playout`): the same choices,
+        the same random numbers and the same final state."""
         if self._result is not None:
             return self
         from bonepile.games.super_dominoes_playout import play_out  # it imports this module
