@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from bonepile.actions import Lead
 from bonepile.games import get_game
 from bonepile.record import record_of
 from bonepile.state import State
+from bonepile.tiles import Tile
 from bonepile.view import view
 
 GAME = get_game("super_dominoes")
@@ -69,6 +71,49 @@ def test_playout_equals_step_by_step_play(seed: int) -> None:
     for seat in range(players):  # the hand sizes a view shows are counted again
         assert fast.hand(seat) == slow.hand(seat)
         assert view(fast, seat).to_json() == view(slow, seat).to_json()
+
+
+def set_starter(pip: int, seed: int, opts: dict[str, Any]) -> State | None:
+    """A hand of ``seed`` just after its first player set ``pip``-``pip`` as the starter (the
+    opening played at random until someone may set it), or ``None`` if nobody could."""
+    rng = random.Random(seed)
+    s = GAME.new(rng.randint(2, 8), options={**opts, "starter_choice": "any_double"}, seed=seed)
+    starter = Tile(pip, pip)
+    while not s.is_over and s.facts.starter is None:
+        legal = s.legal_actions()
+        lead = [a for a in legal if isinstance(a, Lead) and a.tile == starter]
+        s = s.apply(lead[0] if lead else rng.choice(legal))
+    return s if s.facts.starter == starter and not s.is_over else None
+
+
+@pytest.mark.parametrize(
+    ("pip", "spell"),
+    [(13, "all_arms"), (13, "single_play"), (15, "all_arms"), (14, "all_arms"), (3, "all_arms")],
+)
+def test_playout_after_a_special_starter(pip: int, spell: str) -> None:
+    """The starters with effects (a 13-13's spell over the arms or for one play, a 15-15's
+    draws, a 14-14's extra turn, a 3-3's reversal), each followed by a playout from the starter
+    or a few moves later, under random options."""
+    done = 0
+    for seed in range(1500):
+        rng = random.Random(seed)
+        opts = {**random_options(rng), "starter13_spell": spell}
+        s = set_starter(pip, seed, opts)
+        if s is None:
+            continue
+        for _ in range(rng.choice((0, 0, 1, 3))):
+            if not s.is_over:
+                s = s.apply(rng.choice(s.legal_actions()))
+        fast = s.playout(random.Random(seed))
+        slow = step_by_step(s, random.Random(seed))
+        assert fast == slow
+        assert fast.moves == slow.moves
+        assert fast.facts == slow.facts
+        assert fast.layout == slow.layout
+        done += 1
+        if done == 30:
+            break
+    assert done == 30
 
 
 def test_playouts_reach_the_effects() -> None:

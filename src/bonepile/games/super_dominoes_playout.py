@@ -4,9 +4,9 @@ A random playout is what search bots pay for at every simulation. Step by step, 
 Dominoes turn tests every open end against a 136-bit hand (a big-integer AND and a cached
 tuple of actions an end) and a move copies the hands into a new tuple. Here, once the starter
 is set, the hands are a :class:`SuitHands`: per seat and suit a count of tiles and the tiles
-themselves a byte at a time, so an end's number of playable tiles is one list read, and every
-value kept is an integer Python has ready-made (a change allocates nothing). Only the action
-picked is made. The effects (spells, draws, reversals, skips, extra turns) are the lines of
+themselves a byte at a time, so an end's number of playable tiles is a list read or two, and
+every value kept is an integer Python has ready-made (a change allocates nothing). Only the
+action picked is made. The effects (spells, draws, reversals, skips, extra turns) are the lines of
 :mod:`bonepile.games.super_dominoes`' transition on local variables, and the state is written
 back once, for the end of the hand.
 
@@ -77,12 +77,12 @@ WORD_MASK: Final = (1 << WORD_BITS) - 1
 class SuitHands:
     """Every seat's hand by suit, as small integers in flat lists.
 
-    ``tiles[32 * seat + 2 * v]`` holds bit ``w`` and ``tiles[32 * seat + 2 * v + 1]`` bit
-    ``w - 8`` for each tile ``v-w`` the seat holds (a tile is in both its suits, a double in
-    one); ``counts[16 * seat + v]`` is how many tiles of suit ``v`` the seat holds,
-    ``doubles[seat]`` how many doubles other than 13-13 (what a wild 13 adds to its 13s), and
-    ``sizes[seat]`` how many tiles. Lists are changed by reading and writing an item (compiled,
-    ``xs[i] += 1`` is a generic operation on objects).
+    For each tile ``v-w`` the seat holds, ``tiles[32 * seat + 2 * v]`` has bit ``w`` (when
+    ``w < 8``) or ``tiles[32 * seat + 2 * v + 1]`` bit ``w - 8`` (when ``w >= 8``); a tile is
+    in both its suits, a double in one. ``counts[16 * seat + v]`` is how many tiles of suit
+    ``v`` the seat holds, ``doubles[seat]`` how many doubles other than 13-13 (what a wild 13
+    adds to its 13s), and ``sizes[seat]`` how many tiles. Lists are changed by reading and
+    writing an item (compiled, ``xs[i] += 1`` is a generic operation on objects).
     """
 
     __slots__ = ("counts", "doubles", "sizes", "tiles")
