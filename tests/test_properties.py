@@ -44,6 +44,7 @@ from bonepile.record import dump_record, read_record, record_of
 from bonepile.state import State
 from bonepile.tiles import TILES, Tile, parse_tile, tile_multiset
 from bonepile.view import view
+from playout_checks import check_same_end, step_by_step
 
 GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw", "doubles", "double_double")
 """The games these properties cover. Add a new game's name here."""
@@ -603,18 +604,6 @@ def partway(setup: Setup, policy: int, prefix: int) -> State:
     return state
 
 
-def check_same_end(start: State, fast: State, slow: State) -> None:
-    """``fast``, played out from ``start`` in place, is the end ``slow`` reached step by step."""
-    assert fast == slow
-    assert fast.moves == slow.moves
-    assert fast.result == slow.result
-    assert fast.summary() == slow.summary()
-    assert fast.layout == slow.layout
-    assert fast.legal_actions() == ()
-    assert fast.initial is start.initial
-    assert record_of(fast) == record_of(slow)
-
-
 @settings(max_examples=40, deadline=None)
 @given(setups(), policy_seeds, st.integers(0, 30))
 def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, prefix: int) -> None:
@@ -623,11 +612,7 @@ def test_playout_fast_path_equals_step_by_step_play(setup: Setup, policy: int, p
     state = partway(setup, policy, prefix)
     before = snapshot(state)
     fast = state.playout(random.Random(policy + 1))
-    slow = state
-    choose = random.Random(policy + 1)
-    while not slow.is_over:
-        legal = slow.legal_actions()
-        slow = slow.apply(legal[int(choose.random() * len(legal))])
+    slow = step_by_step(state, random.Random(policy + 1))
     assert snapshot(state) == before
     check_same_end(state, fast, slow)
 

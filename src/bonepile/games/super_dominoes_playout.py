@@ -19,6 +19,7 @@ hold it to that.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final, final
 
 from bonepile.actions import DRAW as _DRAW
@@ -111,25 +112,16 @@ class SuitHands:
 
     def add(self, seat: int, t: int) -> None:
         """``seat`` takes tile ``t``."""
-        tiles = self.tiles
-        counts = self.counts
-        hi = _HI[t]
-        lo = _LO[t]
-        a = 32 * seat + SLOT_HI[t]
-        tiles[a] = tiles[a] | BIT_HI[t]
-        a = 16 * seat + hi
-        counts[a] = counts[a] + 1
-        if hi != lo:
-            a = 32 * seat + SLOT_LO[t]
-            tiles[a] = tiles[a] | BIT_LO[t]
-            a = 16 * seat + lo
-            counts[a] = counts[a] + 1
-        elif t != T13_13:
-            self.doubles[seat] = self.doubles[seat] + 1
-        self.sizes[seat] = self.sizes[seat] + 1
+        self._turn(seat, t, 1)
 
     def remove(self, seat: int, t: int) -> int:
         """``seat`` plays tile ``t``; return how many tiles it has left."""
+        return self._turn(seat, t, -1)
+
+    def _turn(self, seat: int, t: int, step: int) -> int:
+        """Tile ``t`` enters (``step`` 1) or leaves (-1) ``seat``'s hand, which does not or
+        does hold it: its bits turn over and its counts move by ``step``. Return the hand's
+        size."""
         tiles = self.tiles
         counts = self.counts
         hi = _HI[t]
@@ -137,17 +129,17 @@ class SuitHands:
         a = 32 * seat + SLOT_HI[t]
         tiles[a] = tiles[a] ^ BIT_HI[t]
         a = 16 * seat + hi
-        counts[a] = counts[a] - 1
+        counts[a] = counts[a] + step
         if hi != lo:
             a = 32 * seat + SLOT_LO[t]
             tiles[a] = tiles[a] ^ BIT_LO[t]
             a = 16 * seat + lo
-            counts[a] = counts[a] - 1
+            counts[a] = counts[a] + step
         elif t != T13_13:
-            self.doubles[seat] = self.doubles[seat] - 1
-        left = self.sizes[seat] - 1
-        self.sizes[seat] = left
-        return left
+            self.doubles[seat] = self.doubles[seat] + step
+        size = self.sizes[seat] + step
+        self.sizes[seat] = size
+        return size
 
     def pick(self, seat: int, v: int, k: int) -> int:
         """The ``k``-th tile (from 0, in index order) of ``seat``'s suit ``v``."""
@@ -192,20 +184,22 @@ def play_out(s: SuperState, rng: random.Random) -> SuperState:
     """Play ``s`` (a fresh child, changed in place) to the end of the hand with uniformly
     random legal actions, as :meth:`State.playout` does; return it."""
     rand = rng.random
-    moves = s._moves
-    ply = s._ply
     while s._actor is not None and s._phase != PLAY:  # the opening: the one transition
         legal = s._compute_legal()
         action = legal[int(rand() * float(len(legal)))]
-        moves = (moves, action)
-        ply += 1
+        s._moves = (s._moves, action)
+        s._ply += 1
         s._do(action, None)
-    if s._actor is None:
-        s._moves = moves
-        s._ply = ply
-        s._legal = ()
-        return s
+    if s._actor is not None:
+        _play(s, rand)
+    s._legal = ()
+    return s
 
+
+def _play(s: SuperState, rand: Callable[[], float]) -> None:
+    """Play ``s``, a hand after its starter, to the end with ``rand``'s choices."""
+    moves = s._moves
+    ply = s._ply
     opts = s._options
     n = s._players
     hands = SuitHands(s._hands)
@@ -227,7 +221,8 @@ def play_out(s: SuperState, rng: random.Random) -> SuperState:
     drawn = s._drawn
     extra = s._extra
     idle = s._idle
-    actor: int = s._actor
+    actor = s._actor
+    assert actor is not None  # play_out calls this only for a hand not over
     starter = s._starter
 
     wild = opts.double_wild_on_13
@@ -393,14 +388,12 @@ def play_out(s: SuperState, rng: random.Random) -> SuperState:
     s._extra = extra
     s._idle = idle
     s._actor = actor
+    s._moves = moves
+    s._ply = ply
     if out == 1:
         s._finish_domino(actor, None)
     else:
         s._finish_blocked(None)
-    s._moves = moves
-    s._ply = ply
-    s._legal = ()
-    return s
 
 
 def _next_seat(seat: int, direction: int, skipped: int, n: int) -> int:
