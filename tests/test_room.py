@@ -22,11 +22,15 @@ from bonepile.agents.registry import make_agent
 from bonepile.games import all_games, get_game
 from bonepile.server.room import (
     CHAT_BURST,
+    CLAIM_ALPHABET,
+    CLAIM_LENGTH,
     GRACE,
     MAX_CHAT,
     Room,
     RoomError,
+    Seat,
     TableConfig,
+    new_claim_code,
     open_room,
     restore,
     token_hash,
@@ -91,26 +95,79 @@ def test_a_full_table_refuses_another_player_and_a_taken_seat_is_refused() -> No
     assert [s.name for s in room.seats] == ["Bob", "Ann"]
 
 
-def test_the_same_browser_gets_its_seat_back_with_a_new_token() -> None:
+def test_the_same_browser_gets_its_seat_back_with_the_same_token_and_no_write() -> None:
+    # a second tab of the same browser must not break the first one's token
     room = open_room("t", config(seats=("open", "open")), 0.0)
     seat, old = room.join("a", "Ann", 1.0)
+    room.take_journal()
     again, new = room.join("a", "whoever", 2.0)
-    assert again == seat and new != old
-    assert room.seat_of_token(new) == seat
+    assert room.my_seat("a", 3.0) == (seat, old)
+    assert again == seat and new == old and room.seat_of_token(old) == seat
+    assert room.take_journal() == []
+    assert room.my_seat("someone else", 3.0) is None
 
 
-def test_a_claim_code_takes_a_seat_back_and_retires_the_old_token() -> None:
+def test_a_seat_joined_with_an_old_random_token_gets_one_derived_token_once() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    room._write(
+        {"type": "join", "seat": 0, "name": "Ann", "owner": "a", "token": token_hash("x" * 32),
+         "claim": "ABC234"},
+        1.0,
+    )
+    room.take_journal()
+    seat, token = room.join("a", "Ann", 2.0)
+    assert seat == 0 and room.seat_of_token(token) == 0 and room.seat_of_token("x" * 32) is None
+    assert [e["type"] for _, e in room.take_journal()] == ["token"]
+    assert room.join("a", "Ann", 3.0) == (0, token) and room.take_journal() == []
+
+
+def test_tokens_depend_on_the_servers_key() -> None:
+    a = open_room("t", config(seats=("open", "open")), 0.0, token_key=b"k" * 32)
+    b = open_room("t", config(seats=("open", "open")), 0.0, token_key=b"j" * 32)
+    a.seats[0] = b.seats[0] = Seat("human", "Ann", owner="o", claim="C" * 10)
+    assert a._token(0, "o", "C" * 10) != b._token(0, "o", "C" * 10)
+
+
+def test_a_claim_code_takes_a_seat_back_and_retires_the_old_token_and_code() -> None:
     room = open_room("t", config(seats=("open", "open")), 0.0)
     seat, old = room.join("phone", "Ann", 1.0)
     code = room.claim_code(seat)
-    assert code is not None and len(code) == 6
+    assert code is not None and len(code) == CLAIM_LENGTH and set(code) <= set(CLAIM_ALPHABET)
+    shown = room.snapshot(seat, 1.0)["claim"]
+    assert shown.replace("-", "") == code and "-" in shown
+    assert room.snapshot(None, 1.0)["claim"] is None
     with pytest.raises(RoomError) as e:
         room.claim("laptop", "WRONG1", 2.0)
     assert e.value.code == "claim"
-    got, new = room.claim("laptop", code.lower(), 2.0)
+    with pytest.raises(RoomError):
+        room.claim("laptop", "", 2.0)
+    got, new = room.claim("laptop", " " + shown.lower() + " ", 2.0)
     assert got == seat and room.seat_of_token(new) == seat
     assert room.seat_of_token(old) is None
-    assert room.seat_of_owner("laptop") == seat
+    assert room.seat_of_owner("laptop") == seat and room.seat_of_owner("phone") is None
+    fresh = room.claim_code(seat)
+    assert fresh is not None and fresh != code
+    with pytest.raises(RoomError):  # a used code is spent
+        room.claim("phone", code, 3.0)
+    assert room.join("laptop", "", 3.0) == (seat, new)
+
+
+def test_a_browser_holding_one_seat_cannot_claim_another() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    room.join("a", "Ann", 1.0)
+    other, _ = room.join("b", "Bob", 1.0)
+    code = room.claim_code(other)
+    assert code is not None
+    with pytest.raises(RoomError) as e:
+        room.claim("a", code, 2.0)
+    assert e.value.code == "claim" and room.seat_of_owner("b") == other
+
+
+def test_claim_codes_are_unpredictable() -> None:
+    codes = {new_claim_code() for _ in range(2000)}
+    assert len(codes) == 2000
+    assert all(len(c) == CLAIM_LENGTH for c in codes)
+    assert len(CLAIM_ALPHABET) ** CLAIM_LENGTH > 2**48
 
 
 def test_names_are_cleaned_and_bounded() -> None:
@@ -253,7 +310,10 @@ def test_an_absent_player_can_be_replaced_by_a_bot_until_they_return() -> None:
     room.let_bot_play(other, k, 1.0 + GRACE)
     turn = room.bot_turn(40.0)
     assert turn is not None and turn.why == "away"
+    assert not room.hand_back(k, 40.5)  # nobody to hand it to yet
     room.connected(k, 41.0)
+    assert room.seats[k].away_bot  # presence alone writes nothing
+    assert room.hand_back(k, 41.0)
     assert not room.seats[k].away_bot
     assert room.bot_turn(41.0) is None
 
@@ -279,6 +339,15 @@ def test_chat_is_kept_cleaned_and_limited() -> None:
     assert "slow down" in str(e.value)
     room.say(1, "", "k1", "someone else may", 3.0)
     room.say(0, "", "k0", "later it is fine", 20.0)
+
+
+def test_a_spectator_speaks_as_watching_never_as_a_seat() -> None:
+    room, _ = seated()
+    room.say(None, "Ann", "w", "I am Ann, honest", 1.0)  # Ann sits at seat 0
+    room.say(0, "ignored", "k0", "I am", 1.0)
+    said = room.snapshot(1, 1.0)["chat"]
+    assert said[-2]["seat"] is None and said[-2]["watching"] is True
+    assert said[-1]["seat"] == 0 and said[-1]["name"] == "Ann" and said[-1]["watching"] is False
 
 
 # ------------------------------------------------------------------------------ restart
@@ -388,3 +457,36 @@ def test_the_moves_sent_say_where_each_legal_action_goes(game: str, seed: int) -
         t += 1
     # a hand where nothing ever fits after the lead is possible, and must then have no attach
     assert bool(kinds & {"attach", "place"}) == attached
+
+
+def test_a_change_tried_on_a_copy_leaves_the_room_as_it_was() -> None:
+    room, _ = seated()
+    room.take_journal()
+    before = json.dumps([room.snapshot(k, 5.0) for k in (None, 0, 1)])
+    trial = room.copy()
+    k = trial.state.actor
+    assert k is not None
+    trial.move(k, str(trial.state.legal_actions()[0]), "m1", trial.version, 5.0)
+    trial.say(0, "", "k0", "hello", 5.0)
+    code = trial.claim_code(1)
+    assert code is not None
+    trial.claim("c", code, 5.0)
+    trial.connected(0, 5.0)
+    assert [e["type"] for _, e in trial.take_journal()] == ["move", "chat", "claim"]
+    assert json.dumps([room.snapshot(k, 5.0) for k in (None, 0, 1)]) == before
+    assert room.take_journal() == [] and room.seats[0].connected == 0
+    assert room.seat_of_owner("c") is None and room.state.moves == ()
+
+
+def test_time_the_server_could_not_save_is_given_back_to_the_player_on_turn() -> None:
+    room, _ = seated(clock=(60.0, 0.0))
+    k = room.state.actor
+    assert k is not None
+    room.pause(0.0, 20.0)  # nothing to give back
+    room.pause(15.0, 20.0)
+    assert [e["type"] for _, e in room.take_journal()][-1] == "pause"
+    assert room.snapshot(None, 20.0)["seats"][k]["bank"] == pytest.approx(55.0)
+    plain, _ = seated()
+    plain.take_journal()
+    plain.pause(15.0, 20.0)  # no clock: nothing to do
+    assert plain.take_journal() == []

@@ -178,7 +178,7 @@ def test_a_batch_stores_every_job_but_the_refused_one(make_store) -> None:  # ty
 
 
 def test_the_hubs_writer_stores_writes_that_wait_together_in_one_transaction(make_store) -> None:  # type: ignore[no-untyped-def]
-    from bonepile.server.hub import Writer
+    from bonepile.server.writer import Writer
 
     s = make_store()
     batches: list[int] = []
@@ -243,7 +243,7 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
 
 
 def test_the_writer_outlives_a_caller_that_stopped_waiting(make_store) -> None:  # type: ignore[no-untyped-def]
-    from bonepile.server.hub import Writer
+    from bonepile.server.writer import Writer
 
     s = make_store()
     batch = s.batch

@@ -23,32 +23,28 @@ from bonepile.actions import Action
 from bonepile.errors import IllegalActionError, OptionError, shown
 from bonepile.events import Event
 from bonepile.games import Game, get_game
+from bonepile.seeds import secret_seed
 from bonepile.state import State, apply
 from bonepile.tiles import Tile
 
-_MASK64 = (1 << 64) - 1
-
-
 def derive_seed(seed: int, index: int) -> int:
-    """A well-mixed 63-bit seed for item ``index`` of a run seeded with ``seed`` (SplitMix64).
+    """The 63-bit seed of item ``index`` of a run seeded with ``seed``, derived one way.
 
-    Hand ``k`` of a match with seed ``S`` is dealt from ``derive_seed(S, k)``.
+    Hand ``k`` of a match with seed ``S`` is dealt from ``derive_seed(S, k)``. The derivation
+    is a one-way hash (:func:`bonepile.seeds.secret_seed`), so the seed of a finished hand,
+    which its published record carries, tells nothing of the match seed or of the hands still
+    to be dealt.
     """
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) >> 1
-
-
-_AGENT_SALT = 0x5EA7_0F_A6E47_5EED
+    return secret_seed(seed, "hand", index)
 
 
 def agent_seed(seed: int, seat: int) -> int:
     """The seed of the (random) player in ``seat`` for a run seeded with ``seed``.
 
-    A stream of its own: never the seed of a hand dealt from the same run seed.
+    A stream of its own, derived one way: it tells nothing of a hand dealt from the same run
+    seed.
     """
-    return derive_seed(seed ^ _AGENT_SALT, seat)
+    return secret_seed(seed, "seat", seat)
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,25 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.websockets import WebSocketState
 
 from bonepile.errors import BonepileError
 from bonepile.server.analysis import analyse, replay_frames
 from bonepile.server.catalogue import catalogue, rules_html
-from bonepile.server.hub import Connection, Hub, bot_pool
+from bonepile.server.hub import Connection, Hub, StorageDown
+from bonepile.server.limits import Limits, TooMany
 from bonepile.server.protocol import (
     Chat,
     ClaimSeat,
@@ -46,8 +50,10 @@ from bonepile.server.protocol import (
 )
 from bonepile.server.room import RoomError
 from bonepile.server.store import Store
+from bonepile.server.thinkers import bot_pool
 
 log = logging.getLogger("bonepile.server")
+T = TypeVar("T")
 
 STATIC = Path(str(resources.files("bonepile.server") / "static"))
 HELLO_TIMEOUT = 15.0
@@ -61,6 +67,27 @@ class Settings:
     secret: str
     bot_pace: float = 0.8
     bot_workers: int = 2
+    """Processes for the bots of tables with people."""
+    background_workers: int = 1
+    """Processes, at a lower priority, for analyses and tables of bots only."""
+    limits: Limits = field(default_factory=Limits)
+
+
+def make_hub(settings: Settings, store: Store) -> Hub:
+    """The hub for ``settings`` on ``store``, with its pools of bot workers."""
+    return Hub(
+        store,
+        executor=bot_pool(settings.bot_workers),
+        bot_pace=settings.bot_pace,
+        background=bot_pool(settings.background_workers, nice=10),
+        limits=settings.limits,
+        secret=seat_key(settings.secret),
+    )
+
+
+def seat_key(secret: str) -> bytes:
+    """The key seat tokens are derived with, from the server's secret (one way)."""
+    return hashlib.blake2b(secret.encode(), key=b"bonepile-seat-tokens", digest_size=32).digest()
 
 
 def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
@@ -71,11 +98,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         nonlocal hub
         if hub is None:
             store = await asyncio.to_thread(Store, settings.database)
-            hub = Hub(
-                store,
-                executor=bot_pool(settings.bot_workers),
-                bot_pace=settings.bot_pace,
-            )
+            hub = make_hub(settings, store)
         app.state.hub = hub
         await hub.start()
         try:
@@ -108,8 +131,14 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     @app.exception_handler(BonepileError)
     async def refused(request: Request, exc: BonepileError) -> JSONResponse:
         code = getattr(exc, "code", "bad_request")
-        status = 404 if code == "unknown" else 409 if code in ("full", "taken") else 400
-        return JSONResponse({"error": code, "message": str(exc)}, status_code=status)
+        status = STATUS.get(code, 400)
+        headers = {}
+        if isinstance(exc, TooMany):
+            headers["Retry-After"] = str(max(1, round(exc.retry)))
+        elif status == 503:
+            headers["Retry-After"] = "5"
+        body = {"error": code, "message": str(exc)}
+        return JSONResponse(body, status_code=status, headers=headers)
 
     # ------------------------------------------------------------------ pages
     index = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -143,7 +172,14 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         if body.clock_minutes is not None:
             clock = (body.clock_minutes * 60.0, float(body.clock_increment))
         table_id, seat, token = await the_hub(request).create(
-            body.game, body.seats, body.options, body.match, clock, owner(request), body.name
+            body.game,
+            body.seats,
+            body.options,
+            body.match,
+            clock,
+            owner(request),
+            body.name,
+            address(request),
         )
         return {"id": table_id, "seat": seat, "token": token}
 
@@ -171,7 +207,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/claim")
     async def claim(table_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
-        seat, token = await the_hub(request).claim(table_id, owner(request), body.code)
+        seat, token = await the_hub(request).claim(
+            table_id, owner(request), body.code, address(request)
+        )
         return {"seat": seat, "token": token}
 
     @app.get("/api/lobby")
@@ -183,7 +221,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         request: Request, before: float | None = None, table: str | None = None
     ) -> list[dict[str, Any]]:
         hub = the_hub(request)
-        rows = await asyncio.to_thread(hub.store.games, 50, before, table)
+        rows = await _read(hub.store.games, 50, before, table)
         return [
             {
                 "id": g.id,
@@ -199,7 +237,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         ]
 
     async def stored_game(request: Request, game_id: str) -> Any:
-        g = await asyncio.to_thread(the_hub(request).store.game, game_id)
+        g = await _read(the_hub(request).store.game, game_id[:64])
         if g is None:
             raise HTTPException(404, "there is no such game")
         return g
@@ -225,11 +263,11 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         game_id: str, request: Request, ply: int, seat: int | None = None, level: str = "medium"
     ) -> dict[str, Any]:
         g = await stored_game(request, game_id)
-        # the search runs in the bots' worker processes, not in the server's
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            the_hub(request).executor, analyse, g.record, ply, seat, level
-        )
+        # the search runs in the background worker processes, not in the server's, at most
+        # one at a time per browser
+        work = partial(analyse, g.record, ply, seat, level)
+        got: dict[str, Any] = await the_hub(request).analyse(work, owner(request))
+        return got
 
     # ------------------------------------------------------------------ sockets
     @app.websocket("/ws/lobby")
@@ -243,8 +281,10 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         hub.lobby_watchers.add(send)
         try:
             await send({"type": "lobby", "tables": hub.lobby()})
-            while True:
-                await ws.receive_text()
+            while True:  # nothing to hear: whatever comes is dropped
+                got = await ws.receive()
+                if got["type"] == "websocket.disconnect":
+                    break
         except WebSocketDisconnect:
             pass
         finally:
@@ -266,7 +306,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         conn: Connection | None = None
         try:
             try:
-                raw = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+                raw = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
                 hello = parse_client(raw)
                 if not isinstance(hello, Hello):
                     raise ProtocolError("the first message is a hello")
@@ -279,7 +319,30 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
                 await ws.close(code=4000)
                 return
             while True:
-                raw = await ws.receive_text()
+                try:
+                    raw = await _receive(ws)
+                except ProtocolError as e:
+                    await send(
+                        {
+                            "type": "error",
+                            "id": None,
+                            "code": "bad_message",
+                            "message": str(e),
+                            "v": None,
+                        }
+                    )
+                    continue
+                if not hub.allow_message(conn):
+                    await send(
+                        {
+                            "type": "error",
+                            "id": None,
+                            "code": "too_many",
+                            "message": "slow down: too many messages",
+                            "v": None,
+                        }
+                    )
+                    continue
                 await _handle(hub, table_id, conn, raw, send)
         except WebSocketDisconnect:
             pass
@@ -301,11 +364,12 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
         msg = parse_client(raw)
         if isinstance(msg, Move):
             move_id = msg.id
-            if conn.seat is None:
-                raise RoomError("watching", "you are watching this table")
-            seat = conn.seat
+            # the seat is read when the move is made: a claim on another device may have
+            # made this connection a spectator meanwhile
             v = await hub.act(
-                table_id, conn, lambda r, now: r.move(seat, msg.action, msg.id, msg.v, now)
+                table_id,
+                conn,
+                lambda r, now: r.move(_seated(conn), msg.action, msg.id, msg.v, now),
             )
             await send({"type": "ack", "id": msg.id, "v": v})
         elif isinstance(msg, Chat):
@@ -332,10 +396,47 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
     except BonepileError as e:
         code = getattr(e, "code", "bad_message")
         table = hub.tables.get(table_id)
-        v = table.room.version if table is not None else None
-        await send({"type": "error", "id": move_id, "code": code, "message": str(e), "v": v})
-        if code in ("stale", "not_your_turn", "illegal", "away"):
+        now = table.room.version if table is not None else None
+        await send({"type": "error", "id": move_id, "code": code, "message": str(e), "v": now})
+        if code in ("stale", "not_your_turn", "illegal", "away", "conflict"):
             await hub.resend(table_id, conn)
+
+
+STATUS = {
+    "unknown": 404,
+    "full": 409,
+    "taken": 409,
+    "too_many": 429,
+    "storage": 503,
+    "busy": 503,
+}
+"""The HTTP status of a refusal, by its code (400 for the others)."""
+
+
+def address(request: Request) -> str:
+    """The network address a request came from (the peer's: behind a reverse proxy, the
+    proxy's, unless the server is told to trust its ``X-Forwarded-For``)."""
+    client = request.client
+    return client.host if client is not None else ""
+
+
+async def _read(read: Callable[..., T], *args: Any) -> T:
+    """A read from the database, in a thread; a database that cannot answer is a 503."""
+    try:
+        return await asyncio.to_thread(read, *args)
+    except (SQLAlchemyError, OSError):
+        raise StorageDown("the server cannot read its games right now: try again soon") from None
+
+
+async def _receive(ws: WebSocket) -> str:
+    """The next text frame; a binary frame is a :class:`ProtocolError` (the socket stays)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ProtocolError("messages are JSON text, not binary frames")
+    return str(text)
 
 
 def _seated(conn: Connection) -> int:

@@ -1,35 +1,42 @@
 """The server's tables in memory: rooms, their storage, their connections and their bots.
 
-The :class:`Hub` is what the web app talks to. For every change it asks the room, stores the
-room's new journal entries (in a worker thread) and only then sends each connection its own
-snapshot, so nothing acknowledged is ever lost. Bots think in a process pool, off the event
-loop; a background task runs clocks, absences and the dealing of bots-only matches.
+The :class:`Hub` is what the web app talks to. A change is tried on a copy of the table's
+room; the copy's journal entries are stored (in the writer thread), and only then does the copy
+become the table and each connection get its own snapshot: nothing a player is shown was not
+stored first, so nothing shown is ever rolled back. While the database refuses writes, every
+change is refused with :class:`StorageDown` (players are told, and their clients send their
+moves again), a probe waits for the database to come back, and the tables then go on by
+themselves. Bots think in process pools, off the event loop, those of tables with people first;
+a background task runs clocks, absences, the dealing of bots-only matches and the closing of
+tables nobody uses.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
+import heapq
 import logging
-import multiprocessing
-import queue
+import os
 import secrets
-import threading
+import socket
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from functools import partial
+from typing import Any, TypeVar
 
-from bonepile.actions import Action
 from bonepile.agents.registry import make_agent
+from bonepile.errors import BonepileError
 from bonepile.games import get_game
 from bonepile.geometry import scene
 from bonepile.record import dump_record
 from bonepile.seeds import random_seed
 from bonepile.server.catalogue import BOT_SPECS
+from bonepile.server.collector import Collector
+from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
 from bonepile.server.patch import diff
 from bonepile.server.room import (
     BotTurn,
@@ -40,44 +47,41 @@ from bonepile.server.room import (
     open_room,
     restore,
 )
-from bonepile.server.store import Store, StoredGame, Write
-from bonepile.view import View, view
+from bonepile.server.store import Store, StoredGame, VersionConflict, Write
+from bonepile.server.thinkers import bot_pool, think
+from bonepile.server.writer import Writer
+from bonepile.view import view
 
 log = logging.getLogger("bonepile.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+T = TypeVar("T")
 
 LOBBY_EVERY = 0.5
 """Seconds the lobby's watchers wait for the changes of many tables to come as one list."""
-T = TypeVar("T")
-
-
+LOBBY_SIZE = 200
+"""Tables the lobby lists at most."""
 BOT_BUDGET = 30.0
 """Seconds a bot's move may take in its worker before the greedy player moves in its place
 (the search bot's levels take well under a second: this only catches a worker that hangs or a
-machine that is badly overloaded, so that no table ever waits forever)."""
+pool that broke)."""
+WRITE_BUDGET = 20.0
+"""Seconds a write may take before the database counts as unavailable."""
+HEARTBEAT_EVERY = 30.0
+"""Seconds between two heartbeats of this process in the database."""
+EVICT_AFTER = 60.0
+"""Seconds a finished or closed table nobody looks at stays in memory."""
+STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
+"""What players are told while the database refuses writes."""
 
 
-def think(spec: str, seed: int, v: View) -> Action:
-    """An agent's move from a view (runs in a worker process)."""
-    return make_agent(spec, seed).act(v)
+class StorageDown(BonepileError):
+    """The database refuses writes: the change was not made (nor shown); try it again later."""
 
+    code = "storage"
 
-def bot_pool(workers: int) -> ProcessPoolExecutor:
-    """The processes bots (and analyses) think in. They are spawned, never forked: a fork
-    copies the server while its other threads (the database writer, the event loop's helpers)
-    may hold locks, an import's among them, and a child that needs such a lock waits forever,
-    and with it every table whose bot move it holds. The workers start at once, not on the
-    first move."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-    for _ in range(workers):
-        pool.submit(_warm)
-    return pool
-
-
-def _warm() -> None:
-    """Import what a bot needs, so a worker's first move is as quick as its others."""
-    make_agent("ismcts:1", 0)
+    def __init__(self, message: str = STORAGE_DOWN) -> None:
+        super().__init__(message)
 
 
 @dataclass(eq=False)
@@ -90,6 +94,11 @@ class Connection:
     key: str = field(default_factory=lambda: secrets.token_hex(8))
     patches: bool = False
     """Whether the client takes each state after the first as a patch on the one before."""
+    token: str | None = None
+    """The hash of the seat token it sat down with: when the seat's token changes (a claim on
+    another device), the connection is made a spectator at once."""
+    bucket: TokenBucket | None = None
+    """Its message rate (see :class:`~bonepile.server.limits.Limits`)."""
     last: dict[str, Any] | None = None
     """The last state sent (with ``patches``)."""
     seq: int = 0
@@ -117,6 +126,12 @@ class Table:
     last_move: float = 0.0
     told_absent: int | None = None
     stored_status: str = ""
+    idle_since: float = field(default_factory=time.time)
+    """Since when nobody has been connected (while someone is, the time they came)."""
+    suspect: bool = False
+    """A write of this table failed: its stored journal may be ahead of memory (a commit whose
+    answer was lost), so it is read back before its next change."""
+    creator: str = ""
     scenes: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
     def scene(self, width: int) -> dict[str, Any]:
@@ -131,9 +146,19 @@ class Table:
         return got
 
 
+@dataclass
+class Outage:
+    """The database has refused writes since ``since``."""
+
+    since: float
+    reason: str
+
+
 class Hub:
     """Every table of the server. ``bot_pace`` is the least time (s) between two moves when
-    a person is at the table, so that people can follow the bots."""
+    a person is at the table (or watches a table of bots), so that people can follow the bots.
+    ``executor`` runs the bots of tables with people, ``background`` (by default the same)
+    analyses and the bots of tables of bots only. ``secret`` derives the seats' tokens."""
 
     def __init__(
         self,
@@ -141,16 +166,40 @@ class Hub:
         executor: Executor | None = None,
         bot_pace: float = 0.8,
         clock: Callable[[], float] = time.time,
+        *,
+        background: Executor | None = None,
+        limits: Limits | None = None,
+        secret: bytes | None = None,
     ) -> None:
         self.store = store
         self.executor = executor or bot_pool(2)
+        self.background = background or self.executor
         self.bot_pace = bot_pace
         self.now = clock
+        self.limits = limits or Limits()
+        self.token_key = secret or secrets.token_bytes(32)
         self.tables: dict[str, Table] = {}
         self.lobby_watchers: set[Send] = set()
+        self.outage: Outage | None = None
+        self.process_id = secrets.token_hex(8)
+        self.started = self.now()
         self._lobby_task: asyncio.Task[None] | None = None
+        self._lobby_cache: list[dict[str, Any]] | None = None
+        self._listed: dict[str, dict[str, Any]] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self._probe: asyncio.Task[None] | None = None
         self._writer = Writer(store)
+        self._made_by_client = RateLimiter(self.limits.tables_per_client, self.limits.tables_window)
+        self._made_by_address = RateLimiter(
+            self.limits.tables_per_address, self.limits.tables_window
+        )
+        self._claims_by_table = RateLimiter(self.limits.claims_per_table, self.limits.claims_window)
+        self._claims_by_client = RateLimiter(
+            self.limits.claims_per_client, self.limits.claims_window
+        )
+        self._analyses: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._background_waiting = 0
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -158,34 +207,136 @@ class Hub:
         stored = await asyncio.to_thread(self.store.tables, ("open", "playing"))
         for t in stored:
             try:
-                room = restore(t.id, TableConfig.from_json(t.config), t.entries)
+                room = restore(t.id, TableConfig.from_json(t.config), t.entries, self.token_key)
             except Exception:  # a table the code cannot read any more: keep the server up
                 log.exception("table %s could not be restored", t.id)
                 continue
-            table = Table(room, stored_hands=self._finished_hands(room))
+            table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
+            table.stored_status = room.status
             self.tables[t.id] = table
+            self._relist(table)
         for table in self.tables.values():
             self._schedule_bot(table)
+        with contextlib.suppress(StorageDown):
+            await self._write(self._heartbeat())
         self._ticker = asyncio.create_task(self._tick_forever())
 
     async def stop(self) -> None:
         """Stop the clock task and the bots."""
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+        for task in (self._ticker, self._probe, self._lobby_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in self.tables.values():
             if table.thinking is not None:
                 table.thinking.cancel()
-        if self._lobby_task is not None:
-            self._lobby_task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.background is not self.executor:
+            self.background.shutdown(wait=False, cancel_futures=True)
         self._writer.close()
 
     async def _write(self, write: Write) -> None:
-        """Store ``write`` (in the writer's next transaction); raises what storing it raised.
-        A cancelled caller stops waiting, but the write is stored all the same."""
-        await asyncio.shield(asyncio.wrap_future(self._writer.submit(write)))
+        """Store ``write`` (in the writer's next transaction). Raises :class:`VersionConflict`
+        if the journal moved on without us, :class:`StorageDown` if the database failed (or did
+        not answer within :data:`WRITE_BUDGET`). A cancelled caller stops waiting, but the
+        write is stored all the same."""
+        future = asyncio.wrap_future(self._writer.submit(write))
+        try:
+            await asyncio.wait_for(asyncio.shield(future), WRITE_BUDGET)
+        except VersionConflict:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self._storage_failed(e)
+            raise StorageDown() from None
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` on its own (kept referenced until it ends)."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _heartbeat(self) -> Write:
+        return self.store.heartbeat(
+            self.process_id, socket.gethostname(), os.getpid(), self.started, self.now()
+        )
+
+    # ------------------------------------------------------------------ storage outages
+    def _storage_failed(self, error: BaseException) -> None:
+        """A write failed: refuse changes and tell everyone until a probe finds the database
+        taking writes again."""
+        if self.outage is not None:
+            return
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        log.error("the database refuses writes (%s): tables wait until it is back", reason)
+        self.outage = Outage(self.now(), reason)
+        self._probe = asyncio.create_task(self._wait_for_storage())
+        for table in list(self.tables.values()):
+            self._spawn(self._resend_all(table))
+
+    async def _wait_for_storage(self) -> None:
+        delay = 0.25
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.6, 3.0)
+            future = asyncio.wrap_future(self._writer.submit(self._heartbeat()))
+            try:
+                await asyncio.wait_for(asyncio.shield(future), WRITE_BUDGET)
+            except Exception:
+                continue
+            break
+        outage, self.outage = self.outage, None
+        paused = self.now() - outage.since if outage is not None else 0.0
+        log.warning("the database takes writes again after %.1f s", paused)
+        for table in list(self.tables.values()):
+            try:
+                async with table.lock:
+                    if table.suspect:
+                        await self._resync(table)
+                    if table.room.config.clock is not None:
+                        await self._change(table, lambda r, now: r.pause(paused, now))
+                    await self._send_all(table)
+                    self._schedule_bot(table)
+            except StorageDown:
+                return  # down again: the new probe carries on
+            except Exception:
+                log.exception("table %s could not resume", table.room.id)
+
+    async def _resync(self, table: Table) -> None:
+        """Read the table back from storage; if its journal is ahead of memory (a commit whose
+        answer was lost), the stored one wins: it has only what was stored, nothing shown is
+        lost. Called with the table's lock held."""
+        try:
+            stored = await asyncio.to_thread(self.store.table, table.room.id)
+        except Exception as e:
+            self._storage_failed(e)
+            raise StorageDown() from None
+        if stored is None:
+            raise RoomError("unknown", "there is no such table")
+        if stored.entries and stored.entries[-1][0] != table.room.version:
+            old = table.room
+            room = restore(old.id, old.config, stored.entries, self.token_key)
+            for mine, was in zip(room.seats, old.seats, strict=True):
+                mine.connected, mine.gone_since = was.connected, was.gone_since
+            log.warning(
+                "table %s: read back at version %d (memory had %d)",
+                old.id,
+                room.version,
+                old.version,
+            )
+            table.room = room
+            table.stored_hands = self._finished_hands(room)
+            table.stored_status = stored.status
+            await self._send_all(table)
+        table.suspect = False
+
+    def notice(self) -> dict[str, Any] | None:
+        """What every player is told about the server now (``None``: nothing)."""
+        if self.outage is None:
+            return None
+        return {"code": "storage", "message": STORAGE_DOWN, "since": round(self.outage.since, 3)}
 
     # ------------------------------------------------------------------ tables
     async def create(
@@ -197,9 +348,11 @@ class Hub:
         clock: tuple[float, float] | None,
         owner: str,
         name: str,
+        address: str = "",
     ) -> tuple[str, int | None, str | None]:
         """Set up a table; the creator sits at the seat marked ``me`` (if any). Returns the
-        table id, the creator's seat and its token."""
+        table id, the creator's seat and its token. ``owner`` (a browser) and ``address`` (its
+        network address) are held to :class:`Limits`."""
         g = get_game(game)
         players = len(seats)
         opts = g.make_options(options)
@@ -215,6 +368,7 @@ class Hub:
         mine = [k for k, s in enumerate(seats) if s == "me"]
         if len(mine) > 1:
             raise RoomError("seats", "you can take one seat")
+        self._may_create(owner, address)
         config = new_config(
             g.name,
             players,
@@ -225,15 +379,43 @@ class Hub:
         )
         table_id = _table_id()
         now = self.now()
-        room = open_room(table_id, config, now)
+        room = open_room(table_id, config, now, self.token_key)
         seat, token = None, None
         if mine:
             seat, token = room.join(owner, name, now, mine[0])
-        await self._write(self.store.new_table(table_id, config.to_json(), now))
-        table = Table(room)
-        self.tables[table_id] = table
-        await self._commit(table)
+        await self._new_table(room, owner, now)
         return table_id, seat, token
+
+    def _may_create(self, owner: str, address: str) -> None:
+        """Refuse a new table past the creator's limits or the server's."""
+        if self.outage is not None:
+            raise StorageDown("the server cannot save games right now: try again in a moment")
+        now = self.now()
+        if len(self.tables) >= self.limits.max_tables:
+            raise ServerBusy("the server has as many tables as it can hold: try again later")
+        for limiter, key in ((self._made_by_client, owner), (self._made_by_address, address)):
+            wait = limiter.check(key, now)
+            if wait is not None:
+                raise TooMany(
+                    f"you have made many tables lately: try again in {wait_text(wait)}", wait
+                )
+        self._made_by_client.hit(owner, now)
+        self._made_by_address.hit(address, now)
+
+    async def _new_table(self, room: Room, creator: str, now: float) -> Table:
+        """Store a new room with its first entries, then keep it: nothing of it is in memory
+        until it is stored."""
+        if self.outage is not None:
+            raise StorageDown("the server cannot save games right now: try again in a moment")
+        entries = room.take_journal()
+        config = room.config.to_json()
+        await self._write(self.store.new_table(room.id, config, now, entries, room.status))
+        table = Table(room, idle_since=now, creator=creator, stored_status=room.status)
+        self.tables[room.id] = table
+        self._relist(table)
+        self._lobby_changed()
+        self._schedule_bot(table)
+        return table
 
     def get(self, table_id: str) -> Table:
         """The table ``table_id`` (``RoomError`` ``unknown`` if there is none)."""
@@ -246,11 +428,22 @@ class Hub:
         """The table, from memory or (a finished one) from storage."""
         if table_id in self.tables:
             return self.tables[table_id]
-        stored = await asyncio.to_thread(self.store.table, table_id)
+        if len(table_id) > 32:
+            raise RoomError("unknown", "there is no such table")
+        try:
+            stored = await asyncio.to_thread(self.store.table, table_id)
+        except Exception:
+            raise StorageDown(
+                "the server cannot read its games right now: try again soon"
+            ) from None
         if stored is None:
             raise RoomError("unknown", "there is no such table")
-        room = restore(stored.id, TableConfig.from_json(stored.config), stored.entries)
-        table = Table(room, stored_hands=self._finished_hands(room))
+        if table_id in self.tables:  # loaded by someone else meanwhile
+            return self.tables[table_id]
+        config = TableConfig.from_json(stored.config)
+        room = restore(stored.id, config, stored.entries, self.token_key)
+        table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
+        table.stored_status = stored.status
         self.tables[table_id] = table
         return table
 
@@ -258,27 +451,42 @@ class Hub:
         """Sit at a table (see :meth:`Room.join`)."""
         table = await self.load(table_id)
         async with table.lock:
-            got = table.room.join(owner, name, self.now(), seat)
-            await self._commit(table)
+            got: tuple[int, str] = await self._change(
+                table, lambda r, now: r.join(owner, name, now, seat)
+            )
         return got
 
-    async def claim(self, table_id: str, owner: str, code: str) -> tuple[int, str]:
-        """Take a seat back with its claim code."""
+    async def claim(self, table_id: str, owner: str, code: str, address: str) -> tuple[int, str]:
+        """Take a seat back with its claim code. Wrong codes are counted per table and per
+        client: past :class:`Limits`, the table refuses claims for a while. Every connection
+        of the seat's old token is made a spectator at once."""
         table = await self.load(table_id)
+        now = self.now()
+        keys = ((self._claims_by_table, table_id), (self._claims_by_client, owner))
+        for limiter, key in (*keys, (self._claims_by_client, address)):
+            wait = limiter.check(key, now)
+            if wait is not None:
+                raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
         async with table.lock:
-            got = table.room.claim(owner, code, self.now())
-            await self._commit(table)
+            try:
+                got: tuple[int, str] = await self._change(
+                    table, lambda r, now: r.claim(owner, code, now)
+                )
+            except RoomError as e:
+                if e.code == "claim":
+                    for limiter, key in (*keys, (self._claims_by_client, address)):
+                        limiter.hit(key, now)
+                raise
         return got
 
     async def mine(self, table_id: str, owner: str) -> tuple[int, str] | None:
-        """The seat (and a fresh token) of the browser ``owner`` at the table, if it has one."""
+        """The seat and token of the browser ``owner`` at the table, if it has one: the same
+        token every time (a second tab does not break the first)."""
         table = await self.load(table_id)
         async with table.lock:
-            seat = table.room.seat_of_owner(owner)
-            if seat is None:
-                return None
-            got = table.room.join(owner, "", self.now())
-            await self._commit(table)
+            got: tuple[int, str] | None = await self._change(
+                table, lambda r, now: r.my_seat(owner, now)
+            )
         return got
 
     async def rematch(self, table_id: str, conn: Connection) -> str:
@@ -290,6 +498,10 @@ class Hub:
                 return old.rematch
             if not old.over:
                 raise RoomError("not_over", "the game is not over yet")
+            if conn.seat is None or old.seats[conn.seat].kind != "human":
+                raise RoomError("rematch", "only a player at the table can ask for a rematch")
+            if self.outage is not None:
+                raise StorageDown()
             config = new_config(
                 old.config.game,
                 old.config.players,
@@ -301,41 +513,64 @@ class Hub:
             )
             new_id = _table_id()
             now = self.now()
-            room = open_room(new_id, config, now)
+            room = open_room(new_id, config, now, self.token_key)
             for k, s in enumerate(old.seats):
                 if s.kind == "human" and s.owner is not None:
                     room.join(s.owner, s.name, now, k)
-            old.start_rematch(conn.seat, new_id, now)
-            await self._write(self.store.new_table(new_id, config.to_json(), now))
-            fresh = Table(room)
-            self.tables[new_id] = fresh
-            await self._commit(fresh)
-            await self._commit(table)
+            await self._new_table(room, table.creator, now)
+            seat = conn.seat
+            await self._change(table, lambda r, now: r.start_rematch(seat, new_id, now))
         return new_id
 
+    # ------------------------------------------------------------------ the lobby
     def lobby(self) -> list[dict[str, Any]]:
-        """Tables with free seats or in play, for the lobby (newest first)."""
-        out = []
-        for table_id, table in self.tables.items():
-            room = table.room
-            if room.status == "over" or room.closed:
-                continue
-            out.append(
-                {
-                    "id": table_id,
-                    "game": room.config.game,
-                    "title": get_game(room.config.game).title,
-                    "status": room.status,
-                    "match": room.config.match,
-                    "clock": room.config.clock,
-                    "seats": [s.public() for s in room.seats],
-                    "free": sum(s.kind == "open" for s in room.seats),
-                    "watchers": sum(c.seat is None for c in table.conns),
-                    "created": room.turn_started,
-                }
+        """Tables with free seats or in play, for the lobby (open ones first, newest first).
+        Its cost does not grow with the tables ever stored: each table's line is made when it
+        changes, and the list once per change of any."""
+        if self._lobby_cache is None:
+            self._lobby_cache = heapq.nsmallest(
+                LOBBY_SIZE,
+                self._listed.values(),
+                key=lambda t: (t["status"] != "open", -t["created"]),
             )
-        out.sort(key=lambda t: (t["status"] != "open", -cast(float, t["created"])))
-        return out[:200]
+        return self._lobby_cache
+
+    def _relist(self, table: Table) -> None:
+        """Make the table's lobby line again (or drop it, for a table that ended)."""
+        room = table.room
+        self._lobby_cache = None
+        if room.status in ("over", "closed") or room.id not in self.tables:
+            self._listed.pop(room.id, None)
+            return
+        self._listed[room.id] = {
+            "id": room.id,
+            "game": room.config.game,
+            "title": get_game(room.config.game).title,
+            "status": room.status,
+            "match": room.config.match,
+            "clock": room.config.clock,
+            "seats": [s.public() for s in room.seats],
+            "free": sum(s.kind == "open" for s in room.seats),
+            "watchers": sum(c.seat is None for c in table.conns),
+            "created": room.turn_started,
+        }
+
+    def _lobby_changed(self) -> None:
+        """Tables changed: the lobby's watchers get the new list once the changes of the next
+        :data:`LOBBY_EVERY` seconds are in (one list for many moves, built off every table's
+        lock, so that a slow watcher never holds up a game)."""
+        if not self.lobby_watchers or (self._lobby_task and not self._lobby_task.done()):
+            return
+        self._lobby_task = asyncio.create_task(self._send_lobby())
+
+    async def _send_lobby(self) -> None:
+        await asyncio.sleep(LOBBY_EVERY)
+        message = {"type": "lobby", "tables": self.lobby()}  # built once for every watcher
+        watchers = list(self.lobby_watchers)
+        sent = await asyncio.gather(*(send(message) for send in watchers), return_exceptions=True)
+        for send, outcome in zip(watchers, sent, strict=True):
+            if isinstance(outcome, BaseException):
+                self.lobby_watchers.discard(send)
 
     # ------------------------------------------------------------------ connections
     async def connect(
@@ -345,14 +580,30 @@ class Hub:
         sent each state after the first as a patch."""
         table = await self.load(table_id)
         async with table.lock:
-            seat = table.room.seat_of_token(token)
+            room = table.room
+            seat = room.seat_of_token(token)
             if token and seat is None:
                 raise RoomError("token", "that seat token is not valid here: you are watching")
-            conn = Connection(send, seat, width, patches=patches)
+            limits = self.limits
+            conn = Connection(
+                send,
+                seat,
+                width,
+                patches=patches,
+                token=None if seat is None else room.seats[seat].token,
+                bucket=TokenBucket(limits.messages_per_second, limits.message_burst, self.now()),
+            )
             table.conns.add(conn)
+            table.idle_since = self.now()
             if seat is not None:
-                table.room.connected(seat, self.now())
-            await self._commit(table, also=conn)
+                room.connected(seat, self.now())
+            await self._send(table, conn)
+            if seat is not None and room.seats[seat].away_bot:
+                with contextlib.suppress(StorageDown):  # the clock task tries again
+                    await self._change(table, lambda r, now: r.hand_back(seat, now))
+            self._relist(table)
+            self._lobby_changed()
+            self._schedule_bot(table)
         return conn
 
     async def disconnect(self, table_id: str, conn: Connection) -> None:
@@ -364,24 +615,24 @@ class Hub:
         async def run() -> None:
             async with table.lock:
                 table.conns.discard(conn)
+                if not table.conns:
+                    table.idle_since = self.now()
                 if conn.seat is not None:
                     table.room.disconnected(conn.seat, self.now())
-                await self._commit(table)
+                self._relist(table)
+                self._lobby_changed()
 
         await _unbroken(run())
 
-    async def act(self, table_id: str, conn: Connection, do: Callable[[Room, float], Any]) -> Any:
-        """Run ``do(room, now)`` under the table's lock, store and send what it changed. Once
-        begun this runs to its end even if the caller is cancelled (a client that hangs up
-        just after a move): a change is never left unstored or unsent."""
+    async def act(self, table_id: str, conn: Connection, do: Callable[[Room, float], T]) -> T:
+        """Run ``do(room, now)`` on the table (under its lock), store what it wrote, then show
+        it. Once begun this runs to its end even if the caller is cancelled (a client that
+        hangs up just after a move): a change is never left unstored or unsent."""
         table = self.get(table_id)
 
-        async def run() -> Any:
+        async def run() -> T:
             async with table.lock:
-                try:
-                    return do(table.room, self.now())
-                finally:
-                    await self._commit(table)
+                return await self._change(table, do)
 
         return await _unbroken(run())
 
@@ -391,41 +642,92 @@ class Hub:
         async with table.lock:
             await self._send(table, conn)
 
+    def allow_message(self, conn: Connection) -> bool:
+        """Whether ``conn`` is within its message rate."""
+        return conn.bucket is None or conn.bucket.take(self.now())
+
     # ------------------------------------------------------------------ the core step
-    async def _commit(self, table: Table, also: Connection | None = None) -> None:
-        """Store the room's new entries, then send every connection its snapshot; start a bot
-        if one is to move. Called with the table's lock held."""
-        entries = table.room.take_journal()
-        room = table.room
+    async def _change(self, table: Table, do: Callable[[Room, float], T]) -> T:
+        """Try ``do(room, now)`` on a copy of the room; store what it wrote; only then make
+        the copy the table's room and show it. A refused request (``RoomError``) or a failed
+        write leaves the table as it was. Called with the table's lock held."""
+        if table.suspect and self.outage is None:
+            await self._resync(table)
+        for attempt in (0, 1):
+            trial = table.room.copy()
+            result = do(trial, self.now())
+            try:
+                await self._keep(table, trial, self.now())
+            except VersionConflict:
+                # the stored journal moved on (a commit whose answer was lost): read it back
+                # and try once more on it
+                table.suspect = True
+                await self._resync(table)
+                if attempt:
+                    raise RoomError("conflict", "the table changed meanwhile: try again") from None
+                continue
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _keep(self, table: Table, trial: Room, now: float) -> None:
+        """Store ``trial``'s new journal entries (and the hands it finished), then make it the
+        table's room and show it to everyone."""
+        entries = trial.take_journal()
         if entries:
-            now = self.now()
-            games = self._finished_games(table, now)
-            status = room.status if room.status != table.stored_status else None
-            await self._write(self.store.changes(room.id, entries, now, games, status))
+            if self.outage is not None:
+                raise StorageDown()
+            games = self._finished_games(trial, table.stored_hands, now)
+            status = trial.status if trial.status != table.stored_status else None
+            try:
+                await self._write(self.store.changes(trial.id, entries, now, games, status))
+            except StorageDown:
+                table.suspect = True
+                raise
             table.stored_hands += len(games)
-            table.stored_status = room.status
+            table.stored_status = trial.status
             if any(e["type"] == "move" for _, e in entries):
                 table.last_move = now
-            for conn in list(table.conns):
-                await self._send(table, conn)
+        table.room = trial
+        if entries:
+            self._demote_retired(table)
+            await self._send_all(table)
+            self._relist(table)
             self._lobby_changed()
-        elif also is not None:
-            await self._send(table, also)
         self._schedule_bot(table)
+
+    def _demote_retired(self, table: Table) -> None:
+        """Connections whose seat token was retired (a claim on another device) watch from
+        now on, and are told why."""
+        room = table.room
+        for conn in list(table.conns):
+            if conn.seat is None or room.seats[conn.seat].token == conn.token:
+                continue
+            seat, conn.seat, conn.token = conn.seat, None, None
+            room.disconnected(seat, self.now())
+            conn.last = None  # its next state comes whole
+            self._spawn(_quietly(conn.send(_retired(room.version))))
+
+    async def _send_all(self, table: Table) -> None:
+        for conn in list(table.conns):
+            await self._send(table, conn)
+
+    async def _resend_all(self, table: Table) -> None:
+        async with table.lock:
+            await self._send_all(table)
 
     async def _send(self, table: Table, conn: Connection) -> None:
         snap = table.room.snapshot(conn.seat, self.now())
         snap["scene"] = table.scene(conn.width)
+        snap["notice"] = self.notice()
         try:
             await conn.send(conn.message(snap))
         except Exception:  # a socket that died: its reader will clean up
             table.conns.discard(conn)
 
-    def _finished_games(self, table: Table, now: float) -> list[StoredGame]:
-        """The hands finished since the last ones stored, as replays to keep."""
-        room = table.room
+    def _finished_games(self, room: Room, stored: int, now: float) -> list[StoredGame]:
+        """The hands of ``room`` finished since the first ``stored`` ones, as replays to keep."""
         games = []
-        for index in range(table.stored_hands, self._finished_hands(room)):
+        for index in range(stored, self._finished_hands(room)):
             hand = room.match.hands[index]
             names = [s.name for s in room.seats]
             headers = {"table": room.id, "hand": str(index + 1), "players": ", ".join(names)}
@@ -452,11 +754,16 @@ class Hub:
     def _finished_hands(room: Room) -> int:
         return sum(1 for h in room.match.hands if h.is_over)
 
-    # ------------------------------------------------------------------ bots
+    # ------------------------------------------------------------------ bots and analyses
     def _schedule_bot(self, table: Table) -> None:
         if table.thinking is not None and not table.thinking.done():
             return
-        turn = table.room.bot_turn(self.now())
+        if self.outage is not None:
+            return  # nothing could be stored: the bots wait with everyone
+        room = table.room
+        if not room.humans() and not table.conns:
+            return  # a table of bots only plays while someone watches
+        turn = room.bot_turn(self.now())
         if turn is None:
             return
         table.thinking = asyncio.create_task(self._bot(table, turn))
@@ -464,76 +771,144 @@ class Hub:
     async def _bot(self, table: Table, turn: BotTurn) -> None:
         loop = asyncio.get_running_loop()
         seed = random_seed()
+        people = bool(table.room.humans())
+        pool = self.executor if people else self.background
         try:
             action = await asyncio.wait_for(
-                loop.run_in_executor(self.executor, think, turn.spec, seed, turn.view),
-                BOT_BUDGET,
+                loop.run_in_executor(pool, think, turn.spec, seed, turn.view), BOT_BUDGET
             )
         except Exception as e:  # the table goes on: the greedy player moves for the bot
             if isinstance(e, TimeoutError):
                 log.error("a bot took over %g s at table %s", BOT_BUDGET, table.room.id)
             else:
                 log.exception("a bot failed at table %s", table.room.id)
-            if isinstance(e, BrokenProcessPool) and isinstance(self.executor, ProcessPoolExecutor):
-                # a worker died: the pool takes no more work, so new workers take its place
-                self.executor = bot_pool(getattr(self.executor, "_max_workers", 2))
+            if isinstance(e, BrokenProcessPool):
+                self._replace_pool(pool)
             action = make_agent("greedy", seed).act(turn.view)
-        if table.room.humans():
+        if people or table.conns:
             wait = table.last_move + self.bot_pace - self.now()
             if wait > 0:
                 await asyncio.sleep(wait)
         async with table.lock:
             table.thinking = None
-            table.room.bot_move(turn, action, self.now())
-            await self._commit(table)
+            try:
+                await self._change(table, lambda r, now: r.bot_move(turn, action, now))
+            except (StorageDown, RoomError) as e:
+                log.info("a bot move at table %s waits: %s", table.room.id, e)
 
+    def _replace_pool(self, pool: Executor) -> None:
+        """A worker died: the pool takes no more work, so new workers take its place."""
+        if not isinstance(pool, ProcessPoolExecutor):
+            return
+        workers = getattr(pool, "_max_workers", 2)
+        if pool is self.executor:
+            self.executor = bot_pool(workers)
+            if self.background is pool:
+                self.background = self.executor
+        elif pool is self.background:
+            self.background = bot_pool(workers, nice=10)
+
+    async def analyse(self, work: Callable[[], T], client: str) -> T:
+        """Run ``work`` (an analysis) on the background workers, at most
+        ``analyses_per_client`` at once per ``client`` and ``max_background`` waiting in all."""
+        running = self._analyses.get(client, 0)
+        if running >= self.limits.analyses_per_client:
+            raise TooMany("one analysis at a time: wait for the one you asked for", 2.0)
+        if self._background_waiting >= self.limits.max_background:
+            raise ServerBusy("the server is busy analysing: try again in a moment")
+        self._analyses[client] = running + 1
+        self._background_waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.background, work)
+        finally:
+            self._background_waiting -= 1
+            left = self._analyses[client] - 1
+            if left:
+                self._analyses[client] = left
+            else:
+                del self._analyses[client]
+
+    # ------------------------------------------------------------------ time
     async def _tick_forever(self) -> None:
         collector = Collector()
+        beat = time.monotonic()
         while True:
             await asyncio.sleep(0.5)
             try:
                 await self.tick()
+                if time.monotonic() - beat >= HEARTBEAT_EVERY and self.outage is None:
+                    beat = time.monotonic()
+                    with contextlib.suppress(StorageDown):
+                        await self._write(self._heartbeat())
             except Exception:
                 log.exception("the table clock failed")
             collector.tick(time.monotonic())
 
     async def tick(self) -> None:
-        """Clocks, absences and bots-only matches: what happens with time alone."""
+        """Clocks, absences, bots-only matches and tables nobody uses: what happens with time
+        alone. Nothing is tried while the database refuses writes."""
+        if self.outage is not None:
+            return
         now = self.now()
         for table in list(self.tables.values()):
             room = table.room
+            if room.status in ("over", "closed"):
+                if not table.conns and now - table.idle_since >= EVICT_AFTER:
+                    self._forget(table)
+                continue
+            if not table.conns and now - table.idle_since >= self._lifetime(room):
+                await self._abandon(table)
+                continue
             if room.status != "playing":
                 continue
-            if room.config.match and room.match.needs_deal and not room.humans():
-                if now - (room.hand_over_at or now) >= 3 * self.bot_pace:
-                    async with table.lock:
-                        room.next_hand(None, now)
-                        await self._commit(table)
-                continue
-            absent = room.absent(now)
-            if absent != table.told_absent:
-                table.told_absent = absent
+            try:
+                await self._tick_table(table, now)
+            except StorageDown:
+                return
+
+    def _lifetime(self, room: Room) -> float:
+        """How long the table is kept with nobody connected."""
+        if room.status == "open":
+            return self.limits.open_ttl
+        return self.limits.idle_ttl if room.humans() else self.limits.watch_ttl
+
+    async def _tick_table(self, table: Table, now: float) -> None:
+        room = table.room
+        if room.config.match and room.match.needs_deal and not room.humans():
+            if table.conns and now - (room.hand_over_at or now) >= 3 * self.bot_pace:
                 async with table.lock:
-                    for conn in list(table.conns):
-                        await self._send(table, conn)
-            self._schedule_bot(table)
-
-    def _lobby_changed(self) -> None:
-        """Tables changed: the lobby's watchers get the new list once the changes of the next
-        :data:`LOBBY_EVERY` seconds are in (one list for many moves, built off every table's
-        lock, so that a slow watcher never holds up a game)."""
-        if not self.lobby_watchers or (self._lobby_task and not self._lobby_task.done()):
+                    if table.room.match.needs_deal:
+                        await self._change(table, lambda r, now: r.next_hand(None, now))
             return
-        self._lobby_task = asyncio.create_task(self._send_lobby())
+        for k, s in enumerate(room.seats):
+            if s.away_bot and s.connected:
+                async with table.lock:
+                    await self._change(table, partial(_hand_back, k))
+        absent = room.absent(now)
+        if absent != table.told_absent:
+            table.told_absent = absent
+            await self._resend_all(table)
+        self._schedule_bot(table)
 
-    async def _send_lobby(self) -> None:
-        await asyncio.sleep(LOBBY_EVERY)
-        message = {"type": "lobby", "tables": self.lobby()}  # built once for every watcher
-        watchers = list(self.lobby_watchers)
-        sent = await asyncio.gather(*(send(message) for send in watchers), return_exceptions=True)
-        for send, outcome in zip(watchers, sent, strict=True):
-            if isinstance(outcome, BaseException):
-                self.lobby_watchers.discard(send)
+    async def _abandon(self, table: Table) -> None:
+        """Close a table nobody uses any more (kept in storage, gone from memory)."""
+        async with table.lock:
+            if table.conns:
+                return
+            try:
+                await self._change(table, lambda r, now: r.close(now, "abandoned"))
+            except (StorageDown, RoomError):
+                return
+        log.info("table %s closed: nobody came for a while", table.room.id)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        if table.thinking is not None:
+            table.thinking.cancel()
+        self.tables.pop(table.room.id, None)
+        self._relist(table)
+        self._lobby_changed()
 
 
 async def _unbroken(work: Awaitable[T]) -> T:
@@ -549,93 +924,49 @@ async def _unbroken(work: Awaitable[T]) -> T:
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a table change failed after its caller left", exc_info=task.exception())
+    if task.cancelled() or task.exception() is None:
+        return
+    if isinstance(task.exception(), BonepileError):
+        return  # refused (a stale move, a storage outage): nothing was changed
+    log.error("a table change failed after its caller left", exc_info=task.exception())
 
 
-class Writer:
-    """The one thread that writes to the store. SQLite takes one writer at a time (writers
-    racing for its lock would wait in its busy handler, sleeping up to 100 ms, instead of in a
-    queue), and a commit costs far more than a row: so the writes that wait together are
-    stored in one transaction (group commit), up to :data:`BATCH` at a time."""
-
-    BATCH = 256
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.queue: queue.SimpleQueue[tuple[Write, Future[None]] | None] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._run, name="bonepile-store", daemon=True)
-        self.thread.start()
-
-    def submit(self, write: Write) -> Future[None]:
-        """Queue ``write``; the future is done once it is stored (or failed)."""
-        done: Future[None] = Future()
-        self.queue.put((write, done))
-        return done
-
-    def close(self) -> None:
-        """Store what is queued, then stop the thread."""
-        self.queue.put(None)
-        self.thread.join()
-
-    def _run(self) -> None:
-        while True:
-            first = self.queue.get()
-            if first is None:
-                return
-            work, stop = [first], False
-            while len(work) < self.BATCH:
-                try:
-                    more = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                work.append(more)
-            try:
-                errors = self.store.batch([write for write, _ in work])
-            except Exception as e:  # the database is gone: every write of the batch fails
-                errors = [e] * len(work)
-            for (_, done), error in zip(work, errors, strict=True):
-                # a cancelled future: nobody waits for it any more (it is stored all the same)
-                with contextlib.suppress(InvalidStateError):
-                    if error is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(error)
-            if stop:
-                return
+def _hand_back(seat: int, room: Room, now: float) -> bool:
+    return room.hand_back(seat, now)
 
 
-class Collector:
-    """Keeps Python's full garbage collections short. Every table holds thousands of
-    long-lived objects (its states and journal); a full collection walks all of them, which
-    with hundreds of tables stalls every table for 100 ms or more. So the objects alive now
-    are moved out of the collector's sight every ``freeze`` seconds (``gc.freeze``: they are
-    still freed when their last reference goes), and every ``full`` seconds they are handed
-    back for one complete collection, which frees any cycles among them."""
+def _retired(version: int) -> dict[str, Any]:
+    """What a connection whose seat token was retired is told."""
+    return {
+        "type": "error",
+        "id": None,
+        "code": "token",
+        "message": "your seat was taken back with its claim code on another device: "
+        "you are watching",
+        "v": version,
+    }
 
-    def __init__(self, freeze: float = 5.0, full: float = 900.0) -> None:
-        self.freeze_every = freeze
-        self.full_every = full
-        self.frozen_at = self.full_at = time.monotonic()
 
-    def tick(self, now: float) -> None:
-        """Freeze or collect when it is time."""
-        if now - self.full_at >= self.full_every:
-            gc.unfreeze()
-            gc.collect()
-            self.full_at = now
-        if now - self.frozen_at >= self.freeze_every:
-            gc.freeze()
-            self.frozen_at = now
+async def _quietly(work: Awaitable[None]) -> None:
+    with contextlib.suppress(Exception):
+        await work
 
 
 def _table_id() -> str:
-    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
 
 def _scene(room: Room, width: int) -> dict[str, Any]:
     """Where every tile of the table goes, for a screen ``width`` tile halves wide."""
     return scene(view(room.state, None).layout, width=width).to_json()
+
+
+__all__ = [
+    "STORAGE_DOWN",
+    "Connection",
+    "Hub",
+    "StorageDown",
+    "Table",
+    "bot_pool",
+    "think",
+]

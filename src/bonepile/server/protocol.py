@@ -102,7 +102,7 @@ def parse_client(raw: str | bytes) -> Any:
         raise ProtocolError(f"a message has at most {MAX_MESSAGE} bytes")
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("a message is one JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is one JSON object")
@@ -141,7 +141,7 @@ class ClaimSeat(BaseModel):
     """``POST /api/tables/{id}/claim``: take a seat back with its claim code."""
 
     model_config = ConfigDict(extra="forbid")
-    code: str = Field(min_length=1, max_length=16)
+    code: str = Field(min_length=1, max_length=24)
 
 
 __all__ = [

@@ -12,6 +12,8 @@ What each person may see is built by :meth:`Room.snapshot` for one seat (or a sp
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -43,7 +45,10 @@ CHAT_KEPT = 200
 GRACE = 30.0
 """Seconds a player may be gone on their own turn before the others may let a bot play."""
 CLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CLAIM_LENGTH = 6
+CLAIM_LENGTH = 10
+"""A claim code is 10 characters of a 31-letter alphabet: about 49.5 bits. Guessing is held to
+a few tries a minute per table and per client (the server's limits), so a code outlives any
+table: at 10 tries a minute for a year, the odds of a hit are below one in 10**8."""
 REMEMBERED_MOVES = 64
 """Move ids remembered per seat, so that a resent move is acknowledged, not played twice."""
 
@@ -59,6 +64,23 @@ class RoomError(BonepileError):
 def token_hash(token: str) -> str:
     """What the room keeps of a seat's secret (its SHA-256, hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_claim_code() -> str:
+    """A fresh claim code (:data:`CLAIM_LENGTH` characters of :data:`CLAIM_ALPHABET`)."""
+    return "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
+
+
+def shown_claim(code: str | None) -> str | None:
+    """A claim code as shown to its player: in groups of five (``ABCDE-FGHJK``)."""
+    if code is None or len(code) <= 6:
+        return code
+    return "-".join(code[i : i + 5] for i in range(0, len(code), 5))
+
+
+def typed_claim(text: str) -> str:
+    """What a player typed as a claim code, reduced to its letters and digits, upper case."""
+    return "".join(c for c in text.upper() if c.isascii() and c.isalnum())[:32]
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -161,6 +183,10 @@ class Room:
     config: TableConfig
     match: Match
     seats: list[Seat]
+    token_key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    """The key seat tokens are derived with (the server's, kept out of the journal): a seat's
+    token is a MAC of the table, the seat, its browser and its claim code, so the same browser
+    is given the same token again without a write, and a claim retires every old token."""
     version: int = 0
     game_version: int = 0
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
@@ -192,9 +218,12 @@ class Room:
 
     @property
     def status(self) -> str:
-        """``open`` (seats free), ``playing`` or ``over``."""
+        """``open`` (seats free), ``playing``, ``over``, or ``closed`` (ended before its end:
+        left by everyone)."""
         if self.over:
             return "over"
+        if self.closed:
+            return "closed"
         return "playing" if self.started else "open"
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -222,6 +251,19 @@ class Room:
         """Seats held by people."""
         return [k for k, s in enumerate(self.seats) if s.kind == "human"]
 
+    def copy(self) -> Room:
+        """An independent copy to try a change on: the host applies a request to a copy and
+        keeps it only once its journal entries are stored (the match, chat items and journal
+        entries are shared: they are never changed in place)."""
+        return dataclasses.replace(
+            self,
+            seats=[dataclasses.replace(s) for s in self.seats],
+            chat=deque(self.chat, maxlen=CHAT_KEPT),
+            _moves={k: dict(v) for k, v in self._moves.items()},
+            _chat_times={k: deque(v, maxlen=CHAT_BURST) for k, v in self._chat_times.items()},
+            _journal=list(self._journal),
+        )
+
     def take_journal(self) -> list[tuple[int, Entry]]:
         """The entries written since the last call, with their versions."""
         out = list(enumerate(self._journal, start=self.version - len(self._journal) + 1))
@@ -231,20 +273,20 @@ class Room:
     # ----------------------------------------------------------------- seats
     def join(self, owner: str, name: str, now: float, seat: int | None = None) -> tuple[int, str]:
         """Sit the browser ``owner`` at ``seat`` (or the first open one); returns the seat and its
-        secret token. Someone already seated here gets their seat back (a new token)."""
+        secret token. Someone already seated here gets their seat back (the same token)."""
         if self.closed:
             raise RoomError("closed", "this table is closed")
-        mine = self.seat_of_owner(owner)
+        mine = self.my_seat(owner, now)
         if mine is not None:
-            return mine, self._new_token(mine, now)
+            return mine
         if seat is None:
             seat = self.free_seat()
             if seat is None:
                 raise RoomError("full", "every seat is taken: you can watch")
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "open":
             raise RoomError("taken", f"seat {seat + 1} is not free")
-        token = secrets.token_urlsafe(24)
-        claim = "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
+        claim = new_claim_code()
+        token = self._token(seat, owner, claim)
         entry = {
             "type": "join",
             "seat": seat,
@@ -256,33 +298,59 @@ class Room:
         self._write(entry, now)
         return seat, token
 
+    def my_seat(self, owner: str, now: float) -> tuple[int, str] | None:
+        """The seat of the browser ``owner`` and its token, or ``None``. Asking again gives the
+        same token and writes nothing (a seat joined before tokens were derived gets one
+        derived token, once)."""
+        seat = self.seat_of_owner(owner)
+        if seat is None:
+            return None
+        s = self.seats[seat]
+        token = self._token(seat, owner, s.claim or "")
+        if s.token is None or not hmac.compare_digest(s.token, token_hash(token)):
+            self._write({"type": "token", "seat": seat, "token": token_hash(token)}, now)
+        return seat, token
+
     def claim(self, owner: str, code: str, now: float) -> tuple[int, str]:
         """Take back the seat whose claim code is ``code`` (another browser, cleared storage):
-        returns the seat and a new token; the old one stops working."""
-        wanted = clean_text(code, 16).upper().replace(" ", "")
+        returns the seat and a new token. The seat gets a new claim code, and every token
+        given before stops working (the host demotes their connections at once)."""
+        wanted = typed_claim(code)
         for k, s in enumerate(self.seats):
-            if s.claim is not None and hmac.compare_digest(s.claim, wanted):
-                self._write({"type": "owner", "seat": k, "owner": owner}, now)
-                return k, self._new_token(k, now)
+            if s.claim is not None and wanted and hmac.compare_digest(s.claim, wanted):
+                held = self.seat_of_owner(owner)
+                if held is not None and held != k:
+                    raise RoomError("claim", f"this browser already holds seat {held + 1} here")
+                claim = new_claim_code()
+                token = self._token(k, owner, claim)
+                entry = {"type": "claim", "seat": k, "owner": owner, "claim": claim}
+                self._write({**entry, "token": token_hash(token)}, now)
+                return k, token
         raise RoomError("claim", "no seat at this table has that claim code")
 
     def claim_code(self, seat: int) -> str | None:
         """The claim code of ``seat`` (only ever shown to that seat)."""
         return self.seats[seat].claim
 
-    def _new_token(self, seat: int, now: float) -> str:
-        token = secrets.token_urlsafe(24)
-        self._write({"type": "token", "seat": seat, "token": token_hash(token)}, now)
-        return token
+    def _token(self, seat: int, owner: str, claim: str) -> str:
+        message = "\x1f".join(("bonepile-seat-v1", self.id, str(seat), owner, claim))
+        mac = hmac.new(self.token_key, message.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode()
 
     def connected(self, seat: int, now: float) -> None:
-        """A connection of ``seat`` opened (not journaled). A seat a bot played for while its
-        player was gone is handed back."""
+        """A connection of ``seat`` opened (presence: not journaled)."""
         s = self.seats[seat]
         s.connected += 1
         s.gone_since = None
-        if s.away_bot:
-            self._write({"type": "away", "seat": seat, "bot": False}, now)
+
+    def hand_back(self, seat: int, now: float) -> bool:
+        """Give a seat that a bot played while its player was gone back to its connected
+        player; True if it was handed back."""
+        s = self.seats[seat]
+        if not (s.away_bot and s.connected):
+            return False
+        self._write({"type": "away", "seat": seat, "bot": False}, now)
+        return True
 
     def disconnected(self, seat: int, now: float) -> None:
         """A connection of ``seat`` closed (not journaled)."""
@@ -393,6 +461,8 @@ class Room:
             raise RoomError("chat", "slow down: too many messages")
         times.append(now)
         shown_name = self.seats[who].name if who is not None else clean_text(name, MAX_NAME)
+        # a spectator's message is marked as such (``seat`` null): clients show it as
+        # watching, so nobody can speak as a seated player
         self._write(
             {"type": "chat", "seat": who, "name": shown_name or "guest", "text": message}, now
         )
@@ -418,6 +488,9 @@ class Room:
             self.seats[entry["seat"]].token = entry["token"]
         elif kind == "owner":
             self.seats[entry["seat"]].owner = entry["owner"]
+        elif kind == "claim":
+            s = self.seats[entry["seat"]]
+            s.owner, s.claim, s.token = entry["owner"], entry["claim"], entry["token"]
         elif kind == "move":
             seat = entry["seat"]
             self._spend(seat, now)
@@ -444,6 +517,7 @@ class Room:
                     "v": self.version,
                     "seat": entry["seat"],
                     "name": entry["name"],
+                    "watching": entry["seat"] is None,
                     "text": entry["text"],
                     "t": now,
                 }
@@ -452,6 +526,9 @@ class Room:
             self._start(now)
         elif kind == "close":
             self.closed = True
+        elif kind == "pause":
+            # the server could not save moves for a while: that time is nobody's
+            self.turn_started = min(now, self.turn_started + float(entry["seconds"]))
         elif kind == "rematch":
             self.rematch = entry["table"]
         else:
@@ -476,10 +553,16 @@ class Room:
         if self.rematch is None:
             self._write({"type": "rematch", "table": table_id}, now)
 
-    def close(self, now: float) -> None:
-        """End the table (nobody may move any more)."""
+    def close(self, now: float, reason: str = "") -> None:
+        """End the table (nobody may move any more); ``reason`` is kept in the journal."""
         if not self.closed:
-            self._write({"type": "close"}, now)
+            self._write({"type": "close", "reason": reason} if reason else {"type": "close"}, now)
+
+    def pause(self, seconds: float, now: float) -> None:
+        """Give back ``seconds`` to the player on turn (the server could not save moves for
+        that long): the clock of the turn starts that much later."""
+        if seconds > 0 and self.status == "playing" and self.config.clock is not None:
+            self._write({"type": "pause", "seconds": round(seconds, 3)}, now)
 
     # ----------------------------------------------------------------- what people see
     def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
@@ -503,7 +586,7 @@ class Room:
             "clock": None if self.config.clock is None else list(self.config.clock),
             "seats": seats,
             "you": seat,
-            "claim": None if seat is None else self.seats[seat].claim,
+            "claim": None if seat is None else shown_claim(self.seats[seat].claim),
             "hand_number": len(self.match.hands),
             "totals": list(self.match.totals),
             "target": self.match.target if self.config.match else None,
@@ -525,16 +608,19 @@ class Room:
         }
 
 
-def open_room(table_id: str, config: TableConfig, now: float) -> Room:
+def open_room(
+    table_id: str, config: TableConfig, now: float, token_key: bytes | None = None
+) -> Room:
     """A new room for ``config``: bots seated, other seats open; journals a ``start`` entry at
-    once when no seat is open."""
-    room = _empty(table_id, config)
+    once when no seat is open. ``token_key`` derives the seats' tokens (default: a random
+    key, good for this process only)."""
+    room = _empty(table_id, config, token_key)
     if room.started:
         room._write({"type": "start"}, now)
     return room
 
 
-def _empty(table_id: str, config: TableConfig) -> Room:
+def _empty(table_id: str, config: TableConfig, token_key: bytes | None) -> Room:
     options = dict(config.options)
     match = new_match(
         config.game, config.players, options=options, seed=config.seed, board=config.board
@@ -549,7 +635,9 @@ def _empty(table_id: str, config: TableConfig) -> Room:
     if config.clock is not None:
         for s in seats:
             s.bank = config.clock[0]
-    return Room(table_id, config, match, seats)
+    if token_key is None:
+        return Room(table_id, config, match, seats)
+    return Room(table_id, config, match, seats, token_key=token_key)
 
 
 def _bot_name(spec: str, seat: int) -> str:
@@ -560,9 +648,14 @@ def _bot_name(spec: str, seat: int) -> str:
     return f"{label}{' (' + level + ')' if level else ''}"
 
 
-def restore(table_id: str, config: TableConfig, entries: Sequence[tuple[int, Entry]]) -> Room:
+def restore(
+    table_id: str,
+    config: TableConfig,
+    entries: Sequence[tuple[int, Entry]],
+    token_key: bytes | None = None,
+) -> Room:
     """The room ``table_id`` as its journal left it."""
-    room = _empty(table_id, config)
+    room = _empty(table_id, config, token_key)
     for version, entry in entries:
         if version != room.version + 1:
             raise ValueError(f"journal of table {table_id} skips from {room.version} to {version}")
@@ -586,13 +679,18 @@ def new_config(
 
 
 __all__ = [
+    "CLAIM_ALPHABET",
+    "CLAIM_LENGTH",
     "BotTurn",
     "Room",
     "RoomError",
     "Seat",
     "TableConfig",
+    "new_claim_code",
     "new_config",
     "open_room",
     "restore",
+    "shown_claim",
     "token_hash",
+    "typed_claim",
 ]

@@ -48,9 +48,8 @@ def serve(
     try:
         import uvicorn
 
-        from bonepile.server.app import Settings, create_app
-        from bonepile.server.hub import Hub, bot_pool
-        from bonepile.server.store import Store
+        from bonepile.server.app import Settings, create_app, make_hub
+        from bonepile.server.store import Faults, Store
     except ImportError as e:
         raise ServeError(
             f"the web server needs its extra packages ({e.name} is missing): "
@@ -66,12 +65,8 @@ def serve(
     _check_port(host, port)
     settings = Settings(database=url, secret=secret, bot_pace=bot_pace)
     # open the database before serving: a bad URL or an unreachable server is one clear error
-    store = Store(url)
-    hub = Hub(
-        store,
-        executor=bot_pool(settings.bot_workers),
-        bot_pace=bot_pace,
-    )
+    store = Store(url, faults=Faults.from_environment())
+    hub = make_hub(settings, store)
     app = create_app(settings, hub=hub)
     shown = f"[{host}]" if ":" in host else host
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown

@@ -4,11 +4,17 @@ A table is its configuration plus a journal of numbered entries (see
 :mod:`bonepile.server.room`); each entry is stored once, under its version, before anyone is
 told of it. Finished hands are kept as game records. The schema is made and upgraded by the
 Alembic migrations in ``migrations/`` when a store opens.
+
+A :class:`Faults` hook makes the database refuse writes as a full disk would, so that the
+server's behaviour in a storage outage can be tested on SQLite (PostgreSQL's outages are tested
+through a proxy the tests cut).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import threading
 from collections.abc import Sequence, Sized
 from dataclasses import dataclass
@@ -34,7 +40,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from bonepile.errors import BonepileError
@@ -78,6 +84,16 @@ games_t = Table(
     Index("ix_games_table_id", "table_id"),
 )
 
+processes_t = Table(
+    "processes",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("heartbeat", Float, nullable=False),
+)
+
 
 class StoreError(BonepileError):
     """The database cannot be opened or used."""
@@ -118,11 +134,14 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class NewTable:
-    """A write: a new table, ``open``, with an empty journal."""
+    """A write: a new table, ``open``, with the first entries of its journal (stored in the
+    same transaction: a table is never stored without them)."""
 
     table_id: str
     config: dict[str, Any]
     now: float
+    entries: tuple[tuple[int, dict[str, Any]], ...] = ()
+    status: str = "open"
 
 
 @dataclass(frozen=True)
@@ -138,8 +157,41 @@ class Changes:
     """Whether the table's ``updated`` time becomes ``now``."""
 
 
-Write = NewTable | Changes
+@dataclass(frozen=True)
+class Heartbeat:
+    """A write: the server process ``process_id`` is alive at ``now`` (one row per process).
+    Storing it proves that the database takes writes."""
+
+    process_id: str
+    host: str
+    pid: int
+    started: float
+    now: float
+
+
+Write = NewTable | Changes | Heartbeat
 """What :meth:`Store.batch` stores."""
+
+
+class Faults:
+    """A fault hook for tests: while :meth:`failing` is true, every write to the database fails
+    as it would on a full disk (``database or disk is full``), and nothing of it is stored.
+    ``flag`` names a file whose existence turns the fault on (for a server in another
+    process: ``BONEPILE_STORAGE_FAULT``); ``active`` turns it on in this process."""
+
+    def __init__(self, flag: str | None = None) -> None:
+        self.flag = flag
+        self.active = False
+
+    def failing(self) -> bool:
+        """Whether writes fail now."""
+        return self.active or (self.flag is not None and os.path.exists(self.flag))
+
+    @classmethod
+    def from_environment(cls) -> Faults | None:
+        """The hook named by ``BONEPILE_STORAGE_FAULT`` (a file path), if it is set."""
+        flag = os.environ.get("BONEPILE_STORAGE_FAULT")
+        return cls(flag) if flag else None
 
 
 def engine_url(url: str) -> str:
@@ -157,12 +209,17 @@ class Store:
     """The database at ``url`` (``sqlite:///file``, ``sqlite://`` in memory, or PostgreSQL);
     ``schema`` names a PostgreSQL schema to keep everything in. Safe to use from threads."""
 
-    def __init__(self, url: str, *, schema: str | None = None) -> None:
+    def __init__(
+        self, url: str, *, schema: str | None = None, faults: Faults | None = None
+    ) -> None:
         self.url = engine_url(url)
         self.schema = schema
+        self.faults = faults
         try:
             self.engine = self._engine()
             self._migrate()
+            if faults is not None:
+                event.listen(self.engine, "before_cursor_execute", self._fault)
         except SQLAlchemyError as e:
             raise StoreError(f"cannot open the database {_safe(url)}: {_reason(e)}") from None
         except OSError as e:
@@ -192,8 +249,19 @@ class Store:
 
             return engine
         if self.url.startswith("postgresql"):
+            # a database that stops answering mid-statement (a network cut without a reset) is
+            # noticed within seconds instead of at the system's TCP timeout, minutes later
             engine = create_engine(
-                self.url, pool_pre_ping=True, connect_args={"connect_timeout": 5}
+                self.url,
+                pool_pre_ping=True,
+                connect_args={
+                    "connect_timeout": 5,
+                    "keepalives": 1,
+                    "keepalives_idle": 5,
+                    "keepalives_interval": 2,
+                    "keepalives_count": 3,
+                    "tcp_user_timeout": 10000,
+                },
             )
             if self.schema:
                 with engine.begin() as conn:
@@ -226,10 +294,35 @@ class Store:
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
+    def _fault(self, conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        if self.faults is not None and self.faults.failing():
+            verb = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else ""
+            if verb in ("INSERT", "UPDATE", "DELETE"):
+                raise OperationalError(
+                    statement, None, sqlite3.OperationalError("database or disk is full")
+                )
+
     # ------------------------------------------------------------------ writing
-    def new_table(self, table_id: str, config: dict[str, Any], now: float) -> NewTable:
-        """The write that adds a table, ``open``, with an empty journal."""
-        return NewTable(table_id, config, now)
+    def heartbeat(
+        self, process_id: str, host: str, pid: int, started: float, now: float
+    ) -> Heartbeat:
+        """The write that says the process ``process_id`` is alive at ``now``."""
+        return Heartbeat(process_id, host, pid, started, now)
+
+    def new_table(
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        now: float,
+        entries: Sequence[tuple[int, dict[str, Any]]] = (),
+        status: str = "open",
+    ) -> NewTable:
+        """The write that adds a table with the first ``entries`` of its journal (versions
+        from 1) and its ``status``."""
+        versions = [v for v, _ in entries]
+        if versions != list(range(1, len(versions) + 1)):
+            raise VersionConflict(f"table {table_id}: a new journal starts at version 1")
+        return NewTable(table_id, config, now, tuple(entries), status)
 
     def changes(
         self,
@@ -362,8 +455,24 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
     if tables:
         sql.many(
             "INSERT INTO tables (id, config, status, created, updated) VALUES (?, ?, ?, ?, ?)",
-            [(w.table_id, _dump(w.config), "open", w.now, w.now) for w in tables],
+            [(w.table_id, _dump(w.config), w.status, w.now, w.now) for w in tables],
         )
+        opening = [(w.table_id, v, _dump(e), w.now) for w in tables for v, e in w.entries]
+        if opening:
+            sql.many(
+                "INSERT INTO entries (table_id, version, entry, at) VALUES (?, ?, ?, ?)", opening
+            )
+    for w in writes:
+        if isinstance(w, Heartbeat):
+            found = sql.one("SELECT id FROM processes WHERE id = ?", [w.process_id])
+            if found:
+                sql.many("UPDATE processes SET heartbeat = ? WHERE id = ?", [(w.now, w.process_id)])
+            else:
+                sql.many(
+                    "INSERT INTO processes (id, host, pid, started, heartbeat)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(w.process_id, w.host, w.pid, w.started, w.now)],
+                )
     changes = [(i, w) for i, w in enumerate(writes) if isinstance(w, Changes)]
     ids = sorted({w.table_id for _, w in changes if w.entries})
     last: dict[str, int] = {}
@@ -484,6 +593,8 @@ def _safe(url: str) -> str:
 
 __all__ = [
     "Changes",
+    "Faults",
+    "Heartbeat",
     "NewTable",
     "Store",
     "StoreError",

@@ -1,0 +1,146 @@
+"""How much of the server one client may take, and how long a table nobody uses is kept.
+
+:class:`Limits` holds every bound in one place (``bonepile serve`` takes the defaults; tests and
+operators may change them); :class:`RateLimiter` counts attempts per key in a sliding window, so
+that one client (a browser's cookie, an address) cannot create tables, guess claim codes or ask
+for analyses without end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+from bonepile.errors import BonepileError
+
+
+class TooMany(BonepileError):
+    """A client went past one of its limits; ``retry`` is the seconds until it may try again."""
+
+    code = "too_many"
+
+    def __init__(self, message: str, retry: float) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
+class ServerBusy(BonepileError):
+    """The server as a whole is at a limit (tables, background work): try again later."""
+
+    code = "busy"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds. Windows and lifetimes are in seconds."""
+
+    tables_per_client: int = 12
+    """Tables one browser (its cookie) may create in :attr:`tables_window`."""
+    tables_per_address: int = 40
+    """Tables one network address may create in :attr:`tables_window`."""
+    tables_window: float = 600.0
+    max_tables: int = 3000
+    """Tables kept in play at once: past it, new tables wait (503) until some end."""
+    claims_per_table: int = 10
+    """Wrong claim codes a table takes in :attr:`claims_window` before it refuses more."""
+    claims_per_client: int = 20
+    """Wrong claim codes one browser or address may try in :attr:`claims_window`."""
+    claims_window: float = 600.0
+    open_ttl: float = 1800.0
+    """A table still waiting for players is closed after this long with nobody connected."""
+    idle_ttl: float = 7200.0
+    """A table with people is closed after this long with nobody connected."""
+    watch_ttl: float = 600.0
+    """A table of bots only is closed after this long with nobody watching (it pauses
+    meanwhile: bots play only while someone watches)."""
+    analyses_per_client: int = 1
+    """Analyses one browser or address may have running or waiting at once."""
+    max_background: int = 6
+    """Analyses and bots-only moves waiting for the background workers at once."""
+    messages_per_second: float = 20.0
+    """Socket messages a connection may send a second, on average."""
+    message_burst: int = 60
+    """... and in one burst."""
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window`` seconds (a sliding window).
+
+    >>> r = RateLimiter(2, 10.0)
+    >>> r.hit("a", 0.0), r.hit("a", 1.0)
+    (None, None)
+    >>> r.hit("a", 2.0)
+    8.0
+    >>> r.hit("a", 10.5) is None
+    True
+    """
+
+    def __init__(self, limit: int, window: float, keys: int = 100_000) -> None:
+        self.limit = limit
+        self.window = window
+        self.keys = keys
+        self._times: dict[str, deque[float]] = {}
+
+    def check(self, key: str, now: float) -> float | None:
+        """``None`` if ``key`` may act now, else the seconds until it may (nothing counted)."""
+        times = self._times.get(key)
+        if times is None:
+            return None
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if len(times) < self.limit:
+            return None
+        return max(0.0, times[0] + self.window - now)
+
+    def hit(self, key: str, now: float) -> float | None:
+        """Count an event for ``key`` if it is allowed: ``None``, else the seconds to wait."""
+        wait = self.check(key, now)
+        if wait is not None:
+            return wait
+        times = self._times.get(key)
+        if times is None:
+            if len(self._times) >= self.keys:
+                self._forget(now)
+            times = self._times[key] = deque(maxlen=self.limit)
+        times.append(now)
+        return None
+
+    def _forget(self, now: float) -> None:
+        """Drop keys with nothing in the window (and, if still full, the oldest half)."""
+        for key in [k for k, t in self._times.items() if not t or now - t[-1] >= self.window]:
+            del self._times[key]
+        if len(self._times) >= self.keys:
+            for key in list(self._times)[: len(self._times) // 2]:
+                del self._times[key]
+
+
+class TokenBucket:
+    """A rate with bursts: ``rate`` tokens a second, at most ``burst`` kept."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = now
+
+    def take(self, now: float) -> bool:
+        """Spend a token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def wait_text(seconds: float) -> str:
+    """``seconds`` as a person reads a wait: "a few seconds", "2 minutes"."""
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 90:
+        return f"{math.ceil(seconds / 10) * 10} seconds"
+    return f"{math.ceil(seconds / 60)} minutes"
+
+
+__all__ = ["Limits", "RateLimiter", "ServerBusy", "TokenBucket", "TooMany", "wait_text"]

@@ -1,0 +1,73 @@
+"""The processes bots and analyses think in, off the server's event loop.
+
+Two pools: one for the bots at tables where people play, and one, at a lower operating-system
+priority, for the work nobody waits on at a table (analyses of replays, tables of bots only).
+Every worker ends with the server: it ignores Ctrl-C (the server stops it), and it watches its
+parent, so that a server killed outright (``kill -9``) does not leave its workers behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from bonepile.actions import Action
+from bonepile.agents.registry import make_agent
+from bonepile.view import View
+
+PARENT_CHECK = 0.5
+"""Seconds between a worker's looks at whether its server is still there."""
+
+
+def think(spec: str, seed: int, v: View) -> Action:
+    """An agent's move from a view (runs in a worker process)."""
+    return make_agent(spec, seed).act(v)
+
+
+def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
+    """``workers`` processes to think in, ``nice`` steps below the server's priority.
+
+    They are spawned, never forked: a fork copies the server while its other threads (the
+    database writer, the event loop's helpers) may hold locks, an import's among them, and a
+    child that needs such a lock waits forever, and with it every table whose bot move it
+    holds. The workers start at once, not on the first move."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), nice),
+    )
+    for _ in range(workers):
+        pool.submit(_warm)
+    return pool
+
+
+def _start_worker(parent: int, nice: int) -> None:
+    """Set a worker up: Ctrl-C is the server's to handle, the priority is lowered by ``nice``,
+    and a thread ends the worker as soon as the server is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice > 0:
+        # a system that refuses: run at the same priority
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_CHECK)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _warm() -> None:
+    """Import what a bot needs, so a worker's first move is as quick as its others."""
+    make_agent("ismcts:1", 0)
+
+
+__all__ = ["bot_pool", "think"]
