@@ -20,6 +20,7 @@ pytest.importorskip("pydantic")
 
 from bonepile.agents.registry import make_agent
 from bonepile.games import all_games, get_game
+from bonepile.match import derive_seed
 from bonepile.server.room import (
     CHAT_BURST,
     CLAIM_ALPHABET,
@@ -30,6 +31,7 @@ from bonepile.server.room import (
     RoomError,
     Seat,
     TableConfig,
+    _splitmix,
     new_claim_code,
     open_room,
     restore,
@@ -110,8 +112,14 @@ def test_the_same_browser_gets_its_seat_back_with_the_same_token_and_no_write() 
 def test_a_seat_joined_with_an_old_random_token_gets_one_derived_token_once() -> None:
     room = open_room("t", config(seats=("open", "open")), 0.0)
     room._write(
-        {"type": "join", "seat": 0, "name": "Ann", "owner": "a", "token": token_hash("x" * 32),
-         "claim": "ABC234"},
+        {
+            "type": "join",
+            "seat": 0,
+            "name": "Ann",
+            "owner": "a",
+            "token": token_hash("x" * 32),
+            "claim": "ABC234",
+        },
         1.0,
     )
     room.take_journal()
@@ -490,3 +498,54 @@ def test_time_the_server_could_not_save_is_given_back_to_the_player_on_turn() ->
     plain.take_journal()
     plain.pause(15.0, 20.0)  # no clock: nothing to do
     assert plain.take_journal() == []
+
+
+# ------------------------------------------------------------------------------ seeds
+def play_hand(room: Room, rng: random.Random, t: float) -> float:
+    while not room.state.is_over:
+        k = room.state.actor
+        assert k is not None
+        room.move(k, str(rng.choice(room.state.legal_actions())), f"m{t}", room.version, t)
+        t += 1.0
+    return t
+
+
+def test_a_tables_hands_are_dealt_from_one_way_seeds_named_in_its_journal() -> None:
+    room = open_room(
+        "t", config(seats=("open", "open"), match=True, options={"target_score": 500}), 0.0
+    )
+    room.join("a", "Ann", 0.0)
+    room.join("b", "Bob", 0.0)
+    rng = random.Random(5)
+    t = play_hand(room, rng, 1.0)
+    room.next_hand(0, t)
+    entries = room.take_journal()
+    deal = entries[-1][1]
+    assert deal["type"] == "deal" and deal["seed"] == derive_seed(room.config.seed, 1)
+    assert [h.seed for h in room.match.hands] == [derive_seed(7, 0), derive_seed(7, 1)]
+    assert replay_of(room, entries).state == room.state
+
+
+def test_a_table_stored_before_one_way_seeds_restores_as_it_was_dealt() -> None:
+    """Tables stored by the previous release (no ``seeds`` in their configuration, deals
+    without a seed) come back exactly as they were played; their later hands are dealt from
+    fresh seeds, since an earlier hand's published seed gives their match seed away."""
+    made = config(seats=("open", "open"), match=True, options={"target_score": 500})
+    legacy = {k: v for k, v in made.to_json().items() if k != "seeds"}
+    old = TableConfig.from_json(legacy)
+    assert old.seeds == 1 and TableConfig.from_json(made.to_json()).seeds == 2
+    room = open_room("t", old, 0.0)
+    first = get_game("block").new(2, seed=_splitmix(7, 0))
+    assert room.state.initial.hand(0) == first.hand(0) and room.state.seed == _splitmix(7, 0)
+    room.join("a", "Ann", 0.0)
+    room.join("b", "Bob", 0.0)
+    rng = random.Random(2)
+    t = play_hand(room, rng, 1.0)
+    entries = room.take_journal()
+    entries.append((room.version + 1, {"type": "deal", "t": t}))  # as the old server wrote it
+    back = restore("t", TableConfig.from_json(legacy), entries)
+    assert back.state.seed == _splitmix(7, 1) and back.state.moves == ()
+    t = play_hand(back, rng, t + 1)
+    back.next_hand(0, t)
+    fresh = back.take_journal()[-1][1]["seed"]
+    assert fresh not in (_splitmix(7, 2), derive_seed(7, 2)) and back.state.seed == fresh

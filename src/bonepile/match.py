@@ -27,6 +27,7 @@ from bonepile.seeds import secret_seed
 from bonepile.state import State, apply
 from bonepile.tiles import Tile
 
+
 def derive_seed(seed: int, index: int) -> int:
     """The 63-bit seed of item ``index`` of a run seeded with ``seed``, derived one way.
 

@@ -15,6 +15,9 @@ from bonepile.state import State
 from bonepile.view import view
 
 MAX_PLIES = 5000
+ANALYSIS_LEVELS = tuple(level for level in LEVELS if level != "expert")
+"""The search levels a visitor may ask for: those the server's bots play (``expert`` would hold
+a worker for seconds)."""
 
 
 class AnalysisError(BonepileError):
@@ -69,8 +72,8 @@ def replay_frames(record: str, width: int) -> dict[str, Any]:
 def analyse(record: str, ply: int, seat: int | None, level: str) -> dict[str, Any]:
     """The search bot's estimate of every legal move at position ``ply`` of a kept hand, from
     the view of ``seat`` (by default the seat to act there)."""
-    if level not in LEVELS:
-        raise AnalysisError(f"level is one of {', '.join(LEVELS)}")
+    if level not in ANALYSIS_LEVELS:
+        raise AnalysisError(f"level is one of {', '.join(ANALYSIS_LEVELS)}")
     states = positions(record)
     if not 0 <= ply < len(states):
         raise AnalysisError(f"this hand has positions 0 to {len(states) - 1}")

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocketState
 from bonepile.errors import BonepileError
 from bonepile.server.analysis import analyse, replay_frames
 from bonepile.server.catalogue import catalogue, rules_html
+from bonepile.server.guard import add_guards, api_docs_options
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.protocol import (
@@ -71,6 +72,10 @@ class Settings:
     background_workers: int = 1
     """Processes, at a lower priority, for analyses and tables of bots only."""
     limits: Limits = field(default_factory=Limits)
+    api_docs: bool = False
+    """Serve the OpenAPI schema at /openapi.json and its pages at /docs and /redoc."""
+    secure_cookies: bool = False
+    """Send the browser's cookie over HTTPS only (a server behind TLS)."""
 
 
 def make_hub(settings: Settings, store: Store) -> Hub:
@@ -107,14 +112,17 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             await hub.stop()
             hub.store.close()
 
-    app = FastAPI(title="bonepile", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="bonepile", lifespan=lifespan, **api_docs_options(settings.api_docs))
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret,
         session_cookie="bonepile",
         max_age=400 * 24 * 3600,
         same_site="lax",
+        https_only=settings.secure_cookies,
     )
+    # security headers, bounded bodies, validation errors that never echo the input
+    add_guards(app, api_docs=settings.api_docs)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def the_hub(request: Request | WebSocket) -> Hub:

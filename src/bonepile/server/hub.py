@@ -132,6 +132,8 @@ class Table:
     """A write of this table failed: its stored journal may be ahead of memory (a commit whose
     answer was lost), so it is read back before its next change."""
     creator: str = ""
+    created: float = 0.0
+    """When the table was made (the lobby's order; never a time that moves with play)."""
     scenes: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
     def scene(self, width: int) -> dict[str, Any]:
@@ -212,7 +214,7 @@ class Hub:
                 log.exception("table %s could not be restored", t.id)
                 continue
             table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
-            table.stored_status = room.status
+            table.stored_status, table.created = room.status, t.created
             self.tables[t.id] = table
             self._relist(table)
         for table in self.tables.values():
@@ -410,7 +412,7 @@ class Hub:
         entries = room.take_journal()
         config = room.config.to_json()
         await self._write(self.store.new_table(room.id, config, now, entries, room.status))
-        table = Table(room, idle_since=now, creator=creator, stored_status=room.status)
+        table = Table(room, idle_since=now, creator=creator, stored_status=room.status, created=now)
         self.tables[room.id] = table
         self._relist(table)
         self._lobby_changed()
@@ -443,7 +445,7 @@ class Hub:
         config = TableConfig.from_json(stored.config)
         room = restore(stored.id, config, stored.entries, self.token_key)
         table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
-        table.stored_status = stored.status
+        table.stored_status, table.created = stored.status, stored.created
         self.tables[table_id] = table
         return table
 
@@ -552,7 +554,7 @@ class Hub:
             "seats": [s.public() for s in room.seats],
             "free": sum(s.kind == "open" for s in room.seats),
             "watchers": sum(c.seat is None for c in table.conns),
-            "created": room.turn_started,
+            "created": table.created,
         }
 
     def _lobby_changed(self) -> None:
@@ -689,15 +691,15 @@ class Hub:
                 table.last_move = now
         table.room = trial
         if entries:
-            self._demote_retired(table)
+            await self._demote_retired(table)
             await self._send_all(table)
             self._relist(table)
             self._lobby_changed()
         self._schedule_bot(table)
 
-    def _demote_retired(self, table: Table) -> None:
+    async def _demote_retired(self, table: Table) -> None:
         """Connections whose seat token was retired (a claim on another device) watch from
-        now on, and are told why."""
+        now on, and are told why (before their next state)."""
         room = table.room
         for conn in list(table.conns):
             if conn.seat is None or room.seats[conn.seat].token == conn.token:
@@ -705,7 +707,7 @@ class Hub:
             seat, conn.seat, conn.token = conn.seat, None, None
             room.disconnected(seat, self.now())
             conn.last = None  # its next state comes whole
-            self._spawn(_quietly(conn.send(_retired(room.version))))
+            await _quietly(conn.send(_retired(room.version)))
 
     async def _send_all(self, table: Table) -> None:
         for conn in list(table.conns):

@@ -26,7 +26,8 @@ from typing import Any
 from bonepile.actions import Action, parse_action
 from bonepile.agents.registry import make_agent
 from bonepile.errors import BonepileError
-from bonepile.match import Match, new_match
+from bonepile.games import get_game
+from bonepile.match import Match, derive_seed, match_of
 from bonepile.seeds import random_seed
 from bonepile.server.moves import moves_json
 from bonepile.state import State
@@ -123,7 +124,11 @@ class Seat:
 class TableConfig:
     """How a table was set up: the game, its options, seats (``"open"`` or an agent spec such
     as ``"ismcts:hard"``), a single hand or a match, the optional clock (seconds in the bank
-    and added per move) and the match seed (kept on the server, never sent)."""
+    and added per move) and the match seed (kept on the server, never sent).
+
+    ``seeds`` says how the hands' seeds come from the match seed: ``2``, one way
+    (:func:`bonepile.match.derive_seed`); ``1``, the invertible mix of the tables made before
+    (read from their journals, so that they restore as they were played)."""
 
     game: str
     players: int
@@ -133,6 +138,13 @@ class TableConfig:
     seed: int
     clock: tuple[float, float] | None = None
     board: Mapping[str, Any] | None = None
+    seeds: int = 2
+
+    def hand_seed(self, index: int) -> int:
+        """The seed hand ``index`` (from 0) is dealt from, as :attr:`seeds` says."""
+        if self.seeds >= 2:
+            return derive_seed(self.seed, index)
+        return _splitmix(self.seed, index)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (stored with the table)."""
@@ -145,6 +157,7 @@ class TableConfig:
             "seed": self.seed,
             "clock": None if self.clock is None else list(self.clock),
             "board": None if self.board is None else dict(self.board),
+            "seeds": self.seeds,
         }
 
     @classmethod
@@ -160,7 +173,18 @@ class TableConfig:
             seed=int(data["seed"]),
             clock=None if clock is None else (float(clock[0]), float(clock[1])),
             board=data.get("board"),
+            seeds=int(data.get("seeds", 1)),
         )
+
+
+def _splitmix(seed: int, index: int) -> int:
+    """The hand seeds of tables stored before they were derived one way (SplitMix64): kept
+    only to restore those tables as they were dealt."""
+    mask = (1 << 64) - 1
+    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return (z ^ (z >> 31)) >> 1
 
 
 @dataclass
@@ -445,7 +469,11 @@ class Room:
             raise RoomError("no_hand", "there is no next hand to deal")
         if seat is not None and self.seats[seat].kind != "human":
             raise RoomError("no_hand", "only a player at the table deals the next hand")
-        self._write({"type": "deal"}, now)
+        # a table of the invertible mix may have had a hand's seed published: its later hands
+        # are dealt from fresh seeds
+        index = len(self.match.hands)
+        seed = self.config.hand_seed(index) if self.config.seeds >= 2 else random_seed()
+        self._write({"type": "deal", "seed": seed}, now)
 
     # ----------------------------------------------------------------- chat
     def say(self, who: int | None, name: str, key: str, text: str, now: float) -> None:
@@ -505,7 +533,10 @@ class Room:
             if self.state.is_over:
                 self.hand_over_at = now
         elif kind == "deal":
-            self.match = self.match.next_hand()
+            seed = entry.get("seed")
+            if seed is None:  # a table stored before deals named their seed
+                seed = self.config.hand_seed(len(self.match.hands))
+            self.match = self.match.next_hand(seed=int(seed))
             self.game_version = self.version
             self.turn_started = now
             self.hand_over_at = None
@@ -621,10 +652,10 @@ def open_room(
 
 
 def _empty(table_id: str, config: TableConfig, token_key: bytes | None) -> Room:
-    options = dict(config.options)
-    match = new_match(
-        config.game, config.players, options=options, seed=config.seed, board=config.board
-    )
+    game = get_game(config.game)
+    options = game.make_options(dict(config.options))
+    first = game.new(config.players, options=options, seed=config.hand_seed(0), board=config.board)
+    match = match_of([first], config.seed)
     seats = []
     for k, spec in enumerate(config.seats):
         if spec == "open":

@@ -49,6 +49,7 @@ def serve(
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
+        from bonepile.server.slowclients import uvicorn_options
         from bonepile.server.store import Faults, Store
     except ImportError as e:
         raise ServeError(
@@ -74,6 +75,7 @@ def serve(
     print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
     uvicorn.run(
         app,
+        **uvicorn_options(),
         host=host,
         port=port,
         log_level="warning" if quiet else "info",

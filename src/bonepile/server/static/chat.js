@@ -83,6 +83,7 @@ export class SidePanel {
     this.chatCount = chat.length;
     const chatItems = chat.map((m) => h("li", { class: "chat-msg" },
       h("span", { class: "chat-name", style: { color: m.seat === null || m.seat === undefined ? "" : seatColor(m.seat) } }, m.seat === state.you && m.seat !== null ? "You" : m.name || "guest"),
+      m.seat === null || m.seat === undefined ? h("span", { class: "chat-watching", title: "Not a player: watching the table" }, "watching") : null,
       h("span", { class: "chat-text" }, m.text)));
     if (!chatItems.length) chatItems.push(h("li", { class: "muted" }, "No messages yet. Be nice."));
     const chatStick = this.chatPane.scrollHeight - this.chatPane.scrollTop - this.chatPane.clientHeight < 80;

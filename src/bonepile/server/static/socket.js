@@ -6,6 +6,7 @@ import { applyPatch } from "./patch.js";
 
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 45000;
+const STORAGE_RETRY = 3000; // while the server cannot save moves, a waiting move is sent again this often
 
 export class TableSocket {
   /**
@@ -22,6 +23,7 @@ export class TableSocket {
     this.doc = null; // the last whole state, which the next patch applies to
     this.seq = 0;
     this.pending = new Map(); // id -> {id, v, action}
+    this.retryTimer = 0; // sends the waiting moves again while the server cannot save them
     this.attempt = 0;
     this.stopped = false;
     this.timer = 0;
@@ -130,6 +132,8 @@ export class TableSocket {
         this.attempt = 0;
         this.fatal = null;
         this._status("online");
+        // the server can save moves again: what waited is sent at once
+        if (!msg.notice && this.retryTimer) this._resendPending();
         if (this.handlers.state) this.handlers.state(msg);
         break;
       case "ack":
@@ -137,7 +141,11 @@ export class TableSocket {
         if (this.handlers.ack) this.handlers.ack(msg);
         break;
       case "error":
-        if (msg.id) this.pending.delete(msg.id);
+        if (msg.code === "storage" && msg.id && this.pending.has(msg.id)) {
+          // not refused, only not saved yet: the move waits and is sent again
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this._resendPending(), STORAGE_RETRY);
+        } else if (msg.id) this.pending.delete(msg.id);
         if (msg.code === "token" || msg.code === "unknown" || msg.code === "hello") this.fatal = msg;
         if (this.handlers.error) this.handlers.error(msg);
         break;
@@ -147,6 +155,12 @@ export class TableSocket {
       default:
         break;
     }
+  }
+
+  _resendPending() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = 0;
+    for (const move of this.pending.values()) this._send({ type: "move", ...move });
   }
 
   _send(obj) {
@@ -210,6 +224,7 @@ export class TableSocket {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
     window.removeEventListener("online", this.onOnline);
     if (this.ws) {

@@ -1,0 +1,224 @@
+"""HTTP hardening of the web app: body sizes, validation answers, security headers and the
+API docs switch.
+
+:func:`add_guards` puts on the FastAPI app a pure ASGI middleware (security headers on every
+HTTP answer, 413 for a body over ``max_body``, the API docs hidden) and an answer to validation
+errors that names the fields and the problems without echoing the input. Slow clients are
+stopped below the app, by :mod:`bonepile.server.slowclients`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 64 * 1024
+"""The largest request body (bytes): the API's bodies are a few hundred bytes."""
+
+
+# ---------------------------------------------------------------------------- the app
+class DocsOptions(TypedDict):
+    """The keywords of :class:`fastapi.FastAPI` that place the OpenAPI schema and docs."""
+
+    openapi_url: str | None
+    docs_url: str | None
+    redoc_url: str | None
+
+
+def api_docs_options(enabled: bool) -> DocsOptions:
+    """The :class:`fastapi.FastAPI` keywords that serve the OpenAPI schema and its docs pages
+    (``enabled``) or none of them."""
+    if enabled:
+        return {"openapi_url": "/openapi.json", "docs_url": "/docs", "redoc_url": "/redoc"}
+    return {"openapi_url": None, "docs_url": None, "redoc_url": None}
+
+
+class BodyTooLarge(HTTPException):
+    """A request body over the limit (raised while it streams in)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"a request body has at most {limit} bytes")
+
+
+_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
+
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+"""Powerful browser features no page of the app uses."""
+
+
+def content_security_policy(host: str | None = None) -> str:
+    """The pages' Content-Security-Policy: everything from this origin only (static ES
+    modules and one stylesheet, no inline script or style attribute), WebSockets to this
+    host (``'self'`` covers them in CSP 3 browsers; ``host`` names them for older ones), and
+    no framing."""
+    sockets = f" ws://{host} wss://{host}" if host and _HOST.fullmatch(host) else ""
+    return (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        f"connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+def security_headers(host: str | None = None, csp: bool = True) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP answer carries (``csp=False``: all but the
+    Content-Security-Policy)."""
+    headers = [
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"permissions-policy", PERMISSIONS_POLICY.encode()),
+    ]
+    if csp:
+        headers.insert(0, (b"content-security-policy", content_security_policy(host).encode()))
+    return headers
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            value_bytes: bytes = value
+            return value_bytes
+    return None
+
+
+class GuardMiddleware:
+    """Pure ASGI middleware for HTTP: the security headers on every answer, 413 for a body
+    over ``max_body`` (declared or streamed), 404 for the ``hidden`` paths; no
+    Content-Security-Policy on the ``bare`` paths. WebSockets pass untouched."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int = MAX_BODY,
+        hidden: frozenset[str] = frozenset(),
+        bare: frozenset[str] = frozenset(),
+    ) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.hidden = hidden
+        self.bare = bare
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one request."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = _header(scope, b"host")
+        extra = security_headers(
+            host.decode("latin-1") if host else None, csp=scope["path"] not in self.bare
+        )
+        started = False
+
+        async def send_guarded(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                present = {bytes(name).lower() for name, _ in headers}
+                headers += [(k, v) for k, v in extra if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        if scope["path"] in self.hidden:
+            await _error(404, "unknown", "there is no such page")(scope, receive, send_guarded)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+            await self._too_large(scope, receive, send_guarded)
+            return
+        seen = 0
+
+        async def receive_counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise BodyTooLarge(self.max_body)
+            return message
+
+        try:
+            await self.app(scope, receive_counted, send_guarded)
+        except BodyTooLarge:
+            if started:
+                raise
+            await self._too_large(scope, receive, send_guarded)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = str(BodyTooLarge(self.max_body).detail)
+        await _error(413, "too_large", message)(scope, receive, send)
+
+
+def describe_errors(errors: Sequence[Any], most: int = 3) -> str:
+    """Validation errors in one short line: where and what, never the input."""
+    parts = []
+    for e in errors[:most]:
+        if e.get("type") == "json_invalid":
+            parts.append("the body is not valid JSON")
+            continue
+        loc = [str(p) for p in e.get("loc", ())]
+        if len(loc) > 1 and loc[0] == "body":
+            loc = loc[1:]
+        where = ".".join(_clip(p, 32) for p in loc) or "request"
+        parts.append(f"{where}: {_clip(str(e.get('msg', 'invalid')), 100)}")
+    if len(errors) > most:
+        parts.append(f"and {len(errors) - most} more")
+    return "; ".join(parts) or "the request is not valid"
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters."""
+    line = " ".join("".join(c if c.isprintable() else " " for c in text[: limit + 1]).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    return _error(422, "bad_request", describe_errors(errors))
+
+
+async def _body_too_large(request: Request, exc: Exception) -> JSONResponse:
+    detail = exc.detail if isinstance(exc, HTTPException) else "the request body is too large"
+    return _error(413, "too_large", str(detail))
+
+
+def add_guards(app: FastAPI, *, max_body: int = MAX_BODY, api_docs: bool = False) -> None:
+    """Guard ``app``'s HTTP answers: security headers on every one, 413 for a request body
+    over ``max_body`` bytes, 422 ``bad_request`` naming the fields for a validation error
+    (without the input), and no OpenAPI schema or docs pages unless ``api_docs`` (build the
+    app with :func:`api_docs_options` as well; when they are served, the docs pages, which
+    load their scripts from a CDN, carry no Content-Security-Policy)."""
+    urls = (app.openapi_url, app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url)
+    docs = frozenset(url for url in urls if url)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body=max_body,
+        hidden=frozenset() if api_docs else docs,
+        bare=docs - {app.openapi_url} if api_docs else frozenset(),
+    )
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(BodyTooLarge, _body_too_large)
+
+
+__all__ = [
+    "MAX_BODY",
+    "BodyTooLarge",
+    "DocsOptions",
+    "GuardMiddleware",
+    "add_guards",
+    "api_docs_options",
+    "content_security_policy",
+    "describe_errors",
+    "security_headers",
+]
