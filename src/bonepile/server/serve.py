@@ -26,6 +26,20 @@ def secret_of(folder: Path) -> str:
     return path.read_text().strip()
 
 
+def private_folder(folder: Path) -> str:
+    """Make the data folder (readable by its owner only when made here) and its database file
+    (always owner-only: it holds every table's match seed and claim codes); returns the
+    cookie key."""
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True)
+    database = folder / "bonepile.db"
+    if not database.exists():
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT, 0o600))
+    else:
+        os.chmod(database, 0o600)
+    return secret_of(folder)
+
+
 def _check_port(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as s:
@@ -58,8 +72,7 @@ def serve(
         ) from None
     folder = Path(data).expanduser().resolve()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        secret = secret_of(folder)
+        secret = private_folder(folder)
     except OSError as e:
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
     url = database or f"sqlite:///{folder / 'bonepile.db'}"

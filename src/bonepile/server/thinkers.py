@@ -14,6 +14,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from bonepile.actions import Action
@@ -42,9 +43,25 @@ def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
         initializer=_start_worker,
         initargs=(os.getpid(), nice),
     )
-    for _ in range(workers):
-        pool.submit(_warm)
+    with _ctrl_c_ignored():  # the workers are spawned at the first submit
+        for _ in range(workers):
+            pool.submit(_warm)
     return pool
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ignore SIGINT while workers are spawned: a process inherits an ignored signal, so a
+    Ctrl-C while a worker is still importing (before its initializer runs) does not print a
+    traceback from it. Only the main thread can change it; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _start_worker(parent: int, nice: int) -> None:

@@ -30,6 +30,8 @@ from bonepile.view import View
 
 RETRY = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Seconds to wait before each new try to reconnect (the last repeats)."""
+STORAGE_RETRY = 3.0
+"""Seconds before a move the server could not save yet is sent again."""
 
 
 class JoinError(BonepileError):
@@ -143,9 +145,11 @@ class RemoteTable:
     def _receive(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "state":
+            notice = msg.get("notice")
             with self.lock:
                 self.snap = msg
-                self.note = ""
+                # the server cannot save moves for a while: say so until it can again
+                self.note = str(notice.get("message", "")) if isinstance(notice, dict) else ""
             self.ready.set()
             self._resend()
         elif kind == "ack":
@@ -156,8 +160,17 @@ class RemoteTable:
             code = msg.get("code")
             with self.lock:
                 self.note = str(msg.get("message") or code)
-                if code not in ("hello",) and self.pending is not None:
+                if code == "storage" and self.pending is not None:
+                    # not refused, only not saved yet: the move waits and is sent again
+                    timer = threading.Timer(STORAGE_RETRY, self._resend)
+                    timer.daemon = True
+                    timer.start()
+                elif code not in ("hello",) and self.pending is not None:
                     self.pending = None  # stale, illegal or not our turn: the state follows
+            if code == "token" and self.snap is not None:
+                # the seat was claimed on another device: this terminal watches from now on
+                self.token, self.seat = None, None
+                _forget_seat(f"{self.base}/t/{self.table}")
             if code == "hello" or self.snap is None:
                 if self.token is not None and self.snap is None:
                     self.token, self.seat = None, None  # the seat was taken back: watch
@@ -276,9 +289,22 @@ def _read_seats() -> dict[str, Any]:
 def _keep_seat(key: str, seat: int, token: str) -> None:
     seats = _read_seats()
     seats[key] = {"seat": seat, "token": token}
+    _write_seats(seats)
+
+
+def _forget_seat(key: str) -> None:
+    seats = _read_seats()
+    if seats.pop(key, None) is not None:
+        _write_seats(seats)
+
+
+def _write_seats(seats: dict[str, Any]) -> None:
+    """Keep the seats' tokens, readable by this user only (a token sits whoever holds it)."""
+    path = seats_file()
     try:
-        seats_file().parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(seats_file(), json.dumps(seats))
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_text_atomic(path, json.dumps(seats))
+        os.chmod(path, 0o600)
     except OSError:
         pass  # the seat still works now; only a later run cannot find it again
 

@@ -1,0 +1,195 @@
+"""A real ``bonepile serve`` as an operator runs it: stopped with Ctrl-C, killed outright, and
+on a disk that refuses writes for a while (the store's fault hook, ``BONEPILE_STORAGE_FAULT``).
+
+Its bot workers end with it however it ends, Ctrl-C prints no tracebacks, and a storage fault
+is one clear line to the players, a 503 to a new table, and nothing lost when it clears.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+
+from live_server import free_port
+from websockets.sync.client import connect
+
+WAIT = 60.0
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class Served:
+    """``bonepile serve`` on a data folder, in its own process group."""
+
+    def __init__(self, data: Path, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = data.parent / f"serve-{self.port}.log"
+        command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--data", str(data), "--bot-pace", "0"]
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            command,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **(env or {})},
+        )
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=5):
+                    break
+            except OSError:
+                assert self.proc.poll() is None, self.output()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        # the bot workers start with the server
+        deadline = time.monotonic() + WAIT
+        while len(children(self.proc.pid)) < 2:
+            assert time.monotonic() < deadline, "no bot workers started"
+            time.sleep(0.2)
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        req = urllib.request.Request(
+            self.base + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=WAIT) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(WAIT)
+        self.log.close()
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def wait_until_gone(pids: set[int]) -> set[int]:
+    deadline = time.monotonic() + WAIT
+    left = {p for p in pids if alive(p)}
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = {p for p in left if alive(p)}
+    return left
+
+
+def test_the_bot_workers_end_when_the_server_is_killed_outright(data: Path) -> None:
+    served = Served(data)
+    try:
+        workers = children(served.proc.pid)
+        assert len(workers) >= 2
+        os.kill(served.proc.pid, signal.SIGKILL)  # kill -9 of the server alone
+        served.proc.wait(WAIT)
+        assert wait_until_gone(workers) == set(), "bot workers outlived their server"
+    finally:
+        served.stop()
+
+
+def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(data: Path) -> None:
+    served = Served(data)
+    try:
+        made = served.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})
+        assert made[0] == 200
+        workers = children(served.proc.pid)
+        os.killpg(served.proc.pid, signal.SIGINT)  # what the terminal sends on Ctrl-C
+        served.proc.wait(WAIT)
+        assert wait_until_gone(workers) == set()
+        out = served.output()
+        assert "Traceback" not in out and "KeyboardInterrupt" not in out, out[-3000:]
+    finally:
+        served.stop()
+
+
+def test_a_disk_that_refuses_writes_is_one_line_to_players_and_loses_nothing(
+    data: Path, tmp_path: Path
+) -> None:
+    flag = tmp_path / "disk-full"
+    served = Served(data, {"BONEPILE_STORAGE_FAULT": str(flag)})
+    try:
+        status, t = served.post("/api/tables", {"game": "block", "seats": ["me", "open"]})
+        assert status == 200
+        client = connect(f"ws://127.0.0.1:{served.port}/ws/table/{t['id']}", open_timeout=WAIT)
+        with client as ws:
+            ws.send(json.dumps({"type": "hello", "token": t["token"], "since": -1, "width": 40}))
+            state = json.loads(ws.recv(timeout=WAIT))
+            flag.touch()  # the disk is full
+            # a friend cannot sit down, and nobody can open a table: each told why
+            status, joined = served.post(f"/api/tables/{t['id']}/join", {"name": "Bob"})
+            assert status == 503 and "cannot save" in joined["message"], joined
+            status, made = served.post("/api/tables", {"game": "block", "seats": ["me", "open"]})
+            assert status == 503 and made["error"] == "storage", made
+            notice = json.loads(ws.recv(timeout=WAIT))
+            while notice["type"] != "state":
+                notice = json.loads(ws.recv(timeout=WAIT))
+            assert notice["notice"]["message"].startswith("the server cannot save moves")
+            assert notice["v"] == state["v"]
+            flag.unlink()  # space again
+            back = json.loads(ws.recv(timeout=WAIT))
+            while back.get("notice") is not None or back["type"] != "state":
+                back = json.loads(ws.recv(timeout=WAIT))
+            status, joined = served.post(f"/api/tables/{t['id']}/join", {"name": "Bob"})
+            assert status == 200
+            started = json.loads(ws.recv(timeout=WAIT))
+            while started["type"] != "state" or started["status"] != "playing":
+                started = json.loads(ws.recv(timeout=WAIT))
+        out = served.output()
+        assert "Traceback" not in out, out[-3000:]
+        assert "refuses writes" in out and "takes writes again" in out
+    finally:
+        served.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_strays() -> Iterator[None]:
+    before = children(os.getpid())
+    yield
+    assert wait_until_gone(children(os.getpid()) - before) == set()
