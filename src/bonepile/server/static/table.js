@@ -477,7 +477,7 @@ class TablePage {
       if (this.resultHidden) actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", onclick: () => { this.resultHidden = false; this.renderOverlay(); this.renderStatus(); } }, "Show result"));
     } else if (this.pendingId) {
       text = this.socket && this.socket.online ? "Playing…" : "Your move will be sent when the connection is back";
-      if (st.notice) text = st.notice.message;
+      if (st.notice) text = sentence(st.notice.message);
     } else if (this.play.myTurn) {
       const kinds = new Set(st.moves.map((m) => m.kind));
       const phase = view.public && view.public.phase;
@@ -503,7 +503,7 @@ class TablePage {
       actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "let-bot", onclick: () => this.socket.send({ type: "let_bot_play", seat: st.absent }) }, `Let a bot play for ${name(st.absent)}`));
     }
     if (st.rematch && st.you === null) actions.push(h("a", { class: "btn btn-small btn-secondary", href: `/t/${st.rematch}` }, "Watch the new game"));
-    if (st.notice && !this.pendingId) text = `${st.notice.message.replace(/; your move.*/, "")}: moves wait until it can`;
+    if (st.notice && !this.pendingId) text = sentence(`${st.notice.message.replace(/; your move.*/, "")}: moves wait until it can`);
     this.statusText.textContent = text;
     this.statusText.classList.toggle("is-notice", !!st.notice);
     this.statusRow.classList.toggle("my-turn", this.play.myTurn && !view.result);
@@ -549,4 +549,9 @@ class TablePage {
       this.overlay.replaceChildren();
     }
   }
+}
+
+/** A server's line as a sentence: its first letter upper case. */
+function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
