@@ -910,6 +910,7 @@ def test_the_protocol_messages_round_trip(
         "seat": 1,
         "seed": 17,
         "scores_before": [0] * players,
+        "move_time": 10.0,
     }
     assert PROTOCOL == "bonepile-bot/1"
     for message, (v, action) in zip(messages[1:-2], watch.turns, strict=True):

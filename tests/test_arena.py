@@ -100,8 +100,9 @@ def test_duplicate_deals_are_the_same_deal_with_the_seats_rotated(
 ) -> None:
     deals = 3
     result = run_arena(
-        game, agents, deals, seed=5, players=players, records=tmp_path, workers=1, **extra
-    )
+        game, agents, deals, seed=5, players=players, records=tmp_path, workers=1,
+        keep_outcomes=True, **extra,
+    )  # fmt: skip
     rotations = seatings(len(agents), players)
     assert len(result.outcomes) == deals * len(rotations) == len(list(tmp_path.iterdir()))
     seen_deals = []
@@ -128,20 +129,20 @@ def test_duplicate_deals_are_the_same_deal_with_the_seats_rotated(
 # ------------------------------------------------------------------------------ reproducibility
 def test_the_same_seed_and_agents_give_the_same_games() -> None:
     agents = ["greedy", "ismcts:20"]
-    first = run_arena("block", agents, 4, seed=7, workers=1)
-    again = run_arena("block", agents, 4, seed=7, workers=1)
-    spread = run_arena("block", agents, 4, seed=7, workers=2)
+    first = run_arena("block", agents, 4, seed=7, workers=1, keep_outcomes=True)
+    again = run_arena("block", agents, 4, seed=7, workers=1, keep_outcomes=True)
+    spread = run_arena("block", agents, 4, seed=7, workers=2, keep_outcomes=True)
     assert fingerprint(first) == fingerprint(again) == fingerprint(spread)
     assert results_without_time(first) == results_without_time(spread)
-    other = run_arena("block", agents, 4, seed=8, workers=1)
+    other = run_arena("block", agents, 4, seed=8, workers=1, keep_outcomes=True)
     assert fingerprint(other) != fingerprint(first)
     assert [o.points for o in other.outcomes] != [o.points for o in first.outcomes]
 
 
 def test_reproducible_with_more_players_and_agents() -> None:
     agents = ["greedy", "random", "ismcts:15"]
-    one = run_arena("draw", agents, 2, seed=3, players=3, workers=1)
-    two = run_arena("draw", agents, 2, seed=3, players=3, workers=2)
+    one = run_arena("draw", agents, 2, seed=3, players=3, workers=1, keep_outcomes=True)
+    two = run_arena("draw", agents, 2, seed=3, players=3, workers=2, keep_outcomes=True)
     assert fingerprint(one) == fingerprint(two)
     assert len(one.outcomes) == 6
 
@@ -149,8 +150,8 @@ def test_reproducible_with_more_players_and_agents() -> None:
 def test_ray_gives_the_same_games_as_one_process() -> None:
     pytest.importorskip("ray")
     agents = ["greedy", "random"]
-    local = run_arena("block", agents, 3, seed=11, workers=1)
-    on_ray = run_arena("block", agents, 3, seed=11, ray_address="local")
+    local = run_arena("block", agents, 3, seed=11, workers=1, keep_outcomes=True)
+    on_ray = run_arena("block", agents, 3, seed=11, ray_address="local", keep_outcomes=True)
     assert fingerprint(on_ray) == fingerprint(local)
     assert results_without_time(on_ray) == results_without_time(local)
 
@@ -159,7 +160,7 @@ def test_ray_gives_the_same_games_as_one_process() -> None:
 def test_statistics_of_greedy_against_random() -> None:
     """Greedy beats random at block by about 0.6: 400 deals tell that apart from even (120
     did only for some seeds)."""
-    result = run_arena("block", ["greedy", "random"], 400, seed=1, workers=1)
+    result = run_arena("block", ["greedy", "random"], 400, seed=1, workers=1, keep_outcomes=True)
     greedy, rnd = result.stats
     assert (greedy.name, rnd.name) == ("greedy", "random")
     assert greedy.games == rnd.games == 800 == len(result.outcomes)
@@ -228,7 +229,9 @@ def test_a_bot_that_cannot_start_is_refused_before_the_first_game() -> None:
 def test_a_crashing_bot_forfeits_and_the_arena_goes_on(
     tmp_path: Path, bot: str, players: int, fragment: str
 ) -> None:
-    result = run_arena("block", [bot, "random"], 3, seed=2, players=players, workers=1)
+    result = run_arena(
+        "block", [bot, "random"], 3, seed=2, players=players, workers=1, keep_outcomes=True
+    )
     assert len(result.outcomes) == 6
     for o in result.outcomes:
         assert o.forfeit is not None and o.reason == "forfeit"
@@ -251,7 +254,8 @@ def test_a_crashing_bot_forfeits_and_the_arena_goes_on(
 
 def test_a_bot_that_crashes_once_loses_that_game_only(tmp_path: Path) -> None:
     counter = tmp_path / "runs"
-    result = run_arena("block", [external("flaky.py", str(counter)), "greedy"], 2, seed=4)
+    agents = [external("flaky.py", str(counter)), "greedy"]
+    result = run_arena("block", agents, 2, seed=4, keep_outcomes=True)
     first, *rest = result.outcomes
     assert first.forfeit is not None and "exited" in first.forfeit[1]
     assert all(o.forfeit is None and o.moves > 0 for o in rest)
@@ -280,6 +284,7 @@ def test_matches_play_several_hands(tmp_path: Path) -> None:
         options={"target_score": 30},
         records=tmp_path,
         workers=1,
+        keep_outcomes=True,
     )
     assert len(result.outcomes) == 4
     assert any(o.hands > 1 for o in result.outcomes)

@@ -160,7 +160,8 @@ def check_groups_gone(info: Path, runs: int) -> None:
 def test_a_bots_children_end_with_it_in_the_arena(tmp_path: Path) -> None:
     info = tmp_path / "groups.jsonl"
     started = time.monotonic()
-    result = run_arena("block", [spec(hostile("forker.py", info)), "random"], 1, seed=3)
+    agents = [spec(hostile("forker.py", info)), "random"]
+    result = run_arena("block", agents, 1, seed=3, keep_outcomes=True)
     assert [o.forfeit for o in result.outcomes] == [None, None]
     assert time.monotonic() - started < 10
     check_groups_gone(info, 2)  # one process per game
@@ -470,7 +471,7 @@ def reports(path: Path, games: int) -> list[dict[str, Any]]:
 def test_a_bot_cannot_rebuild_the_deal_from_its_seed_in_the_arena(tmp_path: Path) -> None:
     out = tmp_path / "report.jsonl"
     bot = spec(hostile("inverter.py", out))
-    result = run_arena("block", [bot, "random"], 2, seed=20261124)
+    result = run_arena("block", [bot, "random"], 2, seed=20261124, keep_outcomes=True)
     assert all(o.forfeit is None for o in result.outcomes)
     for r in reports(out, 4):
         assert r["tried"] > 0
@@ -520,7 +521,7 @@ def test_a_bot_cannot_read_its_deal_in_the_records_folder(tmp_path: Path) -> Non
     records = tmp_path / "records"
     out = tmp_path / "report.jsonl"
     bot = spec(hostile("snoop.py", records, out))
-    result = run_arena("block", [bot, "random"], 3, seed=11, records=records)
+    result = run_arena("block", [bot, "random"], 3, seed=11, records=records, keep_outcomes=True)
     assert all(o.forfeit is None for o in result.outcomes)
     found = reports(out, 6)
     for r in found:

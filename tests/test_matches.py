@@ -564,11 +564,18 @@ def test_a_led_hand_is_not_the_same_position_as_an_ordinary_one() -> None:
     assert again == get_game("block").new(2, deal=deal)
 
 
-@pytest.mark.parametrize("seed", [-1, -(2**70), 2**64, 2**80 + 3])
-def test_any_integer_match_seed_round_trips(seed: int) -> None:
+@pytest.mark.parametrize("seed", [0, 1, 2**40, 2**63 - 1])
+def test_every_seed_the_command_line_takes_round_trips_in_a_match(seed: int) -> None:
     m = finished("block", 2, seed, target_score=20)
     back = read_match(json.loads(json.dumps(match_record_of(m))))
     assert back.seed == seed and back.totals == m.totals
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**70), 2**63, 2**80 + 3])
+def test_a_match_seed_outside_the_seed_rule_is_refused(seed: int) -> None:
+    data = json.loads(json.dumps(match_record_of(finished("block", 2, 5, target_score=20))))
+    with pytest.raises(RecordError, match=r"^match: seed: is out of range"):
+        read_match({**data, "seed": seed})
 
 
 def test_player_seeds_never_collide_with_hand_seeds() -> None:

@@ -176,8 +176,15 @@ def test_arena(tmp_path: Path) -> None:
     search = run_arena(NAME, ["ismcts:easy", "random"], 3, seed=4, workers=1)
     assert search.deals == 3 and [s.games for s in search.stats] == [6, 6]
     match = run_arena(
-        NAME, ["greedy", "random"], 2, seed=5, matches=True, options={"target_score": 20}
+        NAME,
+        ["greedy", "random"],
+        2,
+        seed=5,
+        matches=True,
+        options={"target_score": 20},
+        keep_outcomes=True,
     )
+    assert match.outcomes
     assert all(o.reason == "match" and max(o.points) >= 20 for o in match.outcomes)
 
 

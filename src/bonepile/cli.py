@@ -6,9 +6,11 @@ Every command rejects bad input with one line on standard error and exit status 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -487,6 +489,12 @@ def _run_app(session: Any, pace: float, save_path: Path | None) -> None:
 
 
 # ---------------------------------------------------------------------------------- perft
+PROGRESS_TERMINAL = 2.0
+"""Seconds between two ``perft`` progress reports when standard error is a terminal."""
+PROGRESS_OTHER = 60.0
+"""Seconds between two ``perft`` progress reports when standard error is not a terminal."""
+
+
 @cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("record")
 @click.argument("depth", type=int)
@@ -498,13 +506,27 @@ def _run_app(session: Any, pace: float, save_path: Path | None) -> None:
     show_default=True,
     help="Stop with an error after visiting this many positions.",
 )
-def perft(record: str, depth: int, divide: bool, max_nodes: int) -> None:
+@click.option(
+    "--progress",
+    "progress_every",
+    type=click.FloatRange(0, 86400),
+    metavar="SECONDS",
+    help=f"Report how far the count has got and the time left on standard error every SECONDS "
+    f"(0: never) [default: {PROGRESS_TERMINAL:g} on a terminal, updated in place; "
+    f"{PROGRESS_OTHER:g} otherwise].",
+)
+def perft(
+    record: str, depth: int, divide: bool, max_nodes: int, progress_every: float | None
+) -> None:
     """Count the action sequences of length DEPTH from the position after RECORD.
 
     For a match record, the position is where its last hand stands. A count that would take
-    more than --max-nodes positions stops with an error instead of running for days.
+    more than --max-nodes positions stops with an error instead of running for days. A count
+    that takes a while reports its progress and an estimate of the time left on standard
+    error (see --progress); standard output has the count only.
     """
     from bonepile.match import Match
+    from bonepile.perft import ProgressLine
     from bonepile.perft import divide as divide_counts
     from bonepile.perft import perft as perft_count
 
@@ -512,16 +534,26 @@ def perft(record: str, depth: int, divide: bool, max_nodes: int) -> None:
         fail(f"DEPTH must be 0 or more, got {depth}")
     loaded = _load(record)
     state = loaded.current if isinstance(loaded, Match) else loaded
+    if progress_every is None:
+        progress_every = PROGRESS_TERMINAL if _is_terminal(sys.stderr) else PROGRESS_OTHER
+    line = ProgressLine(sys.stderr, progress_every, max_nodes)
+    try:
+        if divide:
+            counts = divide_counts(state, depth, max_nodes=max_nodes, progress=line)
+        else:
+            count = perft_count(state, depth, max_nodes=max_nodes, progress=line)
+    finally:
+        line.clear()
     if divide:
         total = 0
-        for action, count in divide_counts(state, depth, max_nodes=max_nodes):
-            click.echo(f"{action} {count}")
-            total += count
+        for action, n in counts:
+            click.echo(f"{action} {n}")
+            total += n
         if depth == 0 or state.is_over:
             total = 1
         click.echo(str(total))
     else:
-        click.echo(str(perft_count(state, depth, max_nodes=max_nodes)))
+        click.echo(str(count))
 
 
 # ---------------------------------------------------------------------------------- simulate
@@ -548,7 +580,7 @@ def perft(record: str, depth: int, divide: bool, max_nodes: int) -> None:
     type=click.IntRange(1, MAX_WORKERS),
     default=1,
     show_default=True,
-    help="Worker processes.",
+    help="Worker processes (at most one per game and two per core).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(
@@ -576,6 +608,7 @@ def simulate(
         fail(f"--games must be at least 1, got {games}")
     if workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
+    workers = _workers_for(workers, games, "matches" if matches else "hands")
     if records is not None:
         try:
             Path(records).mkdir(parents=True, exist_ok=True)
@@ -654,6 +687,23 @@ def _echo_hands(data: dict[str, Any], label: str) -> None:
         + ", ".join(str(p) for p in data["points_per_hand_by_seat"])
         + ")"
     )
+
+
+def _workers_for(requested: int, tasks: int, unit: str) -> int:
+    """The worker processes a run of ``tasks`` games starts for ``--workers requested``: no
+    more than the games, nor than the machine can use (workers.machine_workers), with one
+    warning line when that is fewer than asked for."""
+    from bonepile.workers import usable_cores, worker_count
+
+    used = worker_count(requested, tasks)
+    if used < requested:
+        why = (
+            f"{tasks} {unit} to play"
+            if used == tasks
+            else f"at most {used} on this machine's {usable_cores()} cores"
+        )
+        warn(f"--workers {requested} is more than this run can use: starting {used} ({why})")
+    return used
 
 
 def _stderr_console() -> Any:
@@ -866,7 +916,7 @@ def _write(save: Callable[[], None], path: str) -> None:
     "--workers",
     "-w",
     type=click.IntRange(1, MAX_WORKERS),
-    help="Worker processes (default: every core).",
+    help="Worker processes (default: every core; at most one per game and two per core).",
 )
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Run on a Ray cluster (or local).")
 @click.option("--report", type=click.Path(file_okay=False), help="Write a report here.")
@@ -912,6 +962,8 @@ def arena(
             _check_writable(Path(folder), option)
     seed = _run_seed(seed, agents)
     total = games * len(seatings(len(agents), n))
+    if workers is not None:
+        workers = _workers_for(workers, total, "matches" if matches else "hands")
     started = time.perf_counter()
     with Progress(
         transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
@@ -949,7 +1001,7 @@ def arena(
         unit = "matches" if matches else "hands"
         click.echo(
             f"{g.title}, {n} players: {result.deals} deals x {len(data['seatings'])} seatings = "
-            f"{len(result.outcomes)} {unit}, seed {seed} ({elapsed:.1f} s)"
+            f"{result.games} {unit}, seed {seed} ({elapsed:.1f} s)"
         )
         for line in table(result):
             click.echo(line)
@@ -957,6 +1009,9 @@ def arena(
             click.echo(
                 f"forfeit: game {f['game']}, {f['agent']} (P{f['seat']}): {_printable(f['reason'])}"
             )
+        if data["forfeits_total"] > len(data["forfeits"]):
+            unlisted = data["forfeits_total"] - len(data["forfeits"])
+            click.echo(f"forfeit: {unlisted} more, not listed")
         if "report" in data:
             click.echo(f"Report written to {data['report']}")
         if records:
@@ -974,9 +1029,11 @@ def _printable(text: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; bad input gives one line on stderr and exit status 2.
 
-    SIGTERM ends the command like an interrupt, stopping any external bots first. Output that
-    the terminal cannot encode is replaced, never fatal; output that cannot be written at all
-    (a full disk, a closed pipe) ends the command with one line.
+    SIGTERM ends the command like an interrupt, stopping any external bots first; Ctrl-C ends
+    it with one line (``bonepile: interrupted``) and exit status 130. Output that the terminal
+    cannot encode is replaced, never fatal. When the reader of standard output goes away (``|
+    head``), the command ends quietly with exit status 0; output that cannot be written for
+    another reason (a full disk) ends it with one line.
     """
     from bonepile.workers import end_on_sigterm
 
@@ -986,11 +1043,15 @@ def main(argv: list[str] | None = None) -> None:
         if reconfigure is not None:
             with contextlib.suppress(ValueError, OSError):
                 reconfigure(errors="replace")
+    if os.environ.get("_BONEPILE_COMPLETE"):  # shell completion: click answers and exits
+        cli.main(args=argv, prog_name="bonepile")
     try:
-        rc = cli.main(args=argv, prog_name="bonepile", standalone_mode=False)
+        rc = _invoke(argv)
         sys.stdout.flush()
     except BonepileError as e:
         fail(str(e))
+    except click.exceptions.Exit as e:  # --help, --version
+        rc = e.exit_code
     except click.ClickException as e:
         if type(e).__name__.startswith("NoArgsIsHelp"):
             click.echo(cli.get_help(click.Context(cli, info_name="bonepile")))
@@ -999,12 +1060,16 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         _say("bonepile: aborted")
         sys.exit(130)
-    except (BrokenPipeError, KeyboardInterrupt):
+    except KeyboardInterrupt:
         _quiet_stdout()
+        _say(("\n" if _is_terminal(sys.stderr) else "") + "bonepile: interrupted")
         sys.exit(130)
     except RecursionError:
         fail("input nested too deeply")
     except OSError as e:
+        if e.errno == errno.EPIPE and _stdout_may_break():  # the reader went away: done
+            _quiet_stdout()
+            sys.exit(0)
         _quiet_stdout()
         if e.filename is not None:
             fail(f"{e.filename}: {e.strerror or e}")
@@ -1020,6 +1085,31 @@ def main(argv: list[str] | None = None) -> None:
         )
         sys.exit(1)
     sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _invoke(argv: list[str] | None) -> Any:
+    """Parse the arguments and run the command, every error left to :func:`main` (click's own
+    ``main`` would turn a closed output into exit status 1 and Ctrl-C into two lines)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    with cli.make_context("bonepile", args) as ctx:
+        return cli.invoke(ctx)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _stdout_may_break() -> bool:
+    """Whether standard output is a pipe or a socket, whose reader can go away (a broken pipe
+    from anything else, a file or a terminal, is a real error)."""
+    try:
+        mode = os.fstat(sys.stdout.fileno()).st_mode
+    except (AttributeError, ValueError, OSError):
+        return True  # cannot tell: take the error at its word
+    return not (stat.S_ISREG(mode) or stat.S_ISCHR(mode))
 
 
 def _quiet_stdout() -> None:

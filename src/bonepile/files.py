@@ -1,14 +1,16 @@
 """Reading and writing bonepile's files safely: size-limited reads, atomic writes.
 
 Reads refuse what is not a regular file (a directory, a FIFO, a device: opening a FIFO with no
-writer would hang) and anything over a size limit, before reading it; every problem is one
-:class:`~bonepile.errors.InputFileError` line. Writes go to a temporary file in the target's
-folder, are flushed to disk and then renamed over the target, so a failed write never leaves a
-half-written file, and an existing good file survives it.
+writer would hang) and anything over a size limit, before reading it; text is UTF-8, with or
+without a byte-order mark; every problem is one :class:`~bonepile.errors.InputFileError` line.
+Writes go to a temporary file in the target's folder, are flushed to disk and then renamed over
+the target, so a failed write never leaves a half-written file, and an existing good file
+survives it.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -50,11 +52,25 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _decode(data: bytes, name: str) -> str:
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` (the content of ``name``) as UTF-8 text, a byte-order mark at its start
+    dropped (editors on Windows write one), or :class:`InputFileError` saying in plain words
+    why it is not text."""
     try:
-        return data.decode("utf-8")
+        return _utf8(data)
+    except InputFileError as e:
+        raise InputFileError(f"cannot read {name}: {e}") from None
+
+
+def _utf8(data: bytes) -> str:
+    """UTF-8 text with or without a byte-order mark, or :class:`InputFileError` (why)."""
+    skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return data[skip:].decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputFileError(f"cannot read {name}: not UTF-8 text (byte {e.start})") from None
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise InputFileError("it is UTF-16 text, not UTF-8 (save it as UTF-8)") from None
+        raise InputFileError(f"not UTF-8 text (byte {skip + e.start})") from None
 
 
 def read_text_limited(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
@@ -88,7 +104,7 @@ def read_text_limited(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES)
         raise InputFileError(f"cannot read {name}: not a file name") from None
     if len(data) > limit:
         raise InputFileError(f"{name} is larger than {size_text(limit)}")
-    return _decode(data, name)
+    return decode_text(data, name)
 
 
 def read_stream_limited(
@@ -110,13 +126,18 @@ def read_stream_limited(
         data = b""
     if len(data) > limit:
         raise InputFileError(f"{name} is larger than {size_text(limit)}")
-    return data if isinstance(data, str) else _decode(data, name)
+    return data if isinstance(data, str) else decode_text(data, name)
 
 
 def load_json_text(text: str | bytes) -> Any:
     """``json.loads(text)``, or :class:`InputFileError` ``not valid JSON (why)`` on one line,
     also for what ``json`` raises beside :class:`json.JSONDecodeError`: a nest too deep
-    (:class:`RecursionError`) and an integer of more than 4300 digits (:class:`ValueError`)."""
+    (:class:`RecursionError`) and an integer of more than 4300 digits (:class:`ValueError`).
+
+    A byte-order mark at the start is skipped; bytes must be UTF-8 (:func:`decode_text`)."""
+    if isinstance(text, bytes | bytearray):
+        text = _utf8(bytes(text))
+    text = text.removeprefix("\ufeff")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -187,6 +208,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "decode_text",
     "display_name",
     "load_json_text",
     "read_stream_limited",

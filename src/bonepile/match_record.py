@@ -28,9 +28,8 @@ from bonepile.match import Match, match_of
 from bonepile.options import non_default_options
 from bonepile.record import (
     FORMAT,
-    MAX_SEED,
-    check_int,
     check_players,
+    check_seed,
     headers_ok,
     parse_json,
     read_record,
@@ -91,7 +90,7 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
         game.check_players(players, opts)
     except BonepileError as e:
         raise _fail("options", str(e)) from None
-    seed = check_int(data.get("seed", 0), "seed", MAX_SEED, _fail)
+    seed = check_seed(data.get("seed", 0), "seed", _fail)
     if "headers" in data and not headers_ok(data["headers"]):
         raise _fail("headers", "must be an object of strings")
     hands_in = data.get("hands")

@@ -17,6 +17,7 @@ from bonepile.errors import BonepileError, InputFileError, RecordError, shown
 from bonepile.files import MAX_FILE_BYTES, load_json_text, read_text_limited, write_text_atomic
 from bonepile.games import Game, get_game
 from bonepile.options import non_default_options
+from bonepile.seeds import SEED_BITS
 from bonepile.state import State
 from bonepile.tiles import Tile, parse_tile
 
@@ -46,9 +47,9 @@ KEYS = (
 MAX_SCORE = 10**18
 """The largest ``scores_before`` entry (in absolute value) a record may hold."""
 
-MAX_SEED = 2**128 - 1
-"""The largest seed (in absolute value) a record may hold: a seed is any integer of at most 128
-bits, signed or not (bonepile's own seeds have 63)."""
+MAX_SEED = 2**SEED_BITS - 1
+"""The largest seed a record may hold: a seed is an integer from 0 to ``2**63 - 1``, the same
+rule as ``--seed`` on the command line (:data:`bonepile.seeds.SEED_BITS`)."""
 
 MAX_MOVE_CHARS = 200
 """The longest move or tile text a record may hold (the longest real move has 13 characters;
@@ -81,8 +82,22 @@ def check_int(value: Any, where: str, limit: int, fail: Callable[[str, str], Bon
 
 
 def _bound(limit: int) -> str:
-    """A bound as written in messages: ``10**18``, ``2**128 - 1``."""
-    return {MAX_SCORE: "10**18", MAX_SEED: "2**128 - 1"}.get(limit, f"{limit:,}")
+    """A bound as written in messages: ``10**18``."""
+    return {MAX_SCORE: "10**18"}.get(limit, f"{limit:,}")
+
+
+def check_seed(value: Any, where: str, fail: Callable[[str, str], BonepileError]) -> int:
+    """``value`` if it is a seed (an integer from 0 to :data:`MAX_SEED`, as ``--seed``
+    takes), else ``fail(where, why)``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(where, f"must be an integer from 0 to 2**{SEED_BITS} - 1, got {shown(value)}")
+    if not 0 <= value <= MAX_SEED:
+        raise fail(
+            where,
+            f"is out of range: a seed is an integer from 0 to 2**{SEED_BITS} - 1 "
+            f"(as for --seed), got {shown(value, 30)}",
+        )
+    return value
 
 
 def check_players(value: Any, fail: Callable[[str, str], BonepileError]) -> int:
@@ -149,7 +164,7 @@ def start_of(data: Any) -> tuple[State[Any], list[str]]:
     has_deal, has_seed = "deal" in data, "seed" in data
     if has_deal == has_seed:
         raise _fail("", "give exactly one of deal and seed")
-    seed = check_int(data["seed"], "seed", MAX_SEED, _fail) if has_seed else None
+    seed = check_seed(data["seed"], "seed", _fail) if has_seed else None
     try:
         state = game.new(
             players,

@@ -22,7 +22,7 @@ from bonepile.match import agent_seed, derive_seed, new_match
 from bonepile.match_record import save_match
 from bonepile.record import save_record
 from bonepile.state import State
-from bonepile.workers import run_streamed
+from bonepile.workers import run_streamed, worker_count
 
 __all__ = [
     "HandOutcome",
@@ -117,14 +117,17 @@ class MatchOutcome:
 
 @dataclass
 class MatchSummary:
-    """Totals over a run of matches; ``hands`` totals every hand of every match."""
+    """Totals over a run of matches; ``hands`` totals every hand of every match. Only totals
+    are kept, so a run of any length takes the same memory."""
 
     game: str
     players: int
     target: int | None
     matches: int = 0
     wins: list[int] = field(default_factory=list)
-    hand_counts: list[int] = field(default_factory=list)
+    hands_total: int = 0
+    hands_min: int = 0
+    hands_max: int = 0
     hands: Summary | None = None
 
     def add(self, o: MatchOutcome) -> None:
@@ -133,16 +136,18 @@ class MatchSummary:
             self.wins = [0] * self.players
         if self.hands is None:
             self.hands = Summary(self.game, self.players)
+        count = len(o.hands)
+        self.hands_min = count if not self.matches else min(self.hands_min, count)
+        self.hands_max = max(self.hands_max, count)
+        self.hands_total += count
         self.matches += 1
         for w in o.winners:
             self.wins[w] += 1
-        self.hand_counts.append(len(o.hands))
         for h in o.hands:
             self.hands.add(h)
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
-        counts = self.hand_counts or [0]
         hands = (self.hands or Summary(self.game, self.players)).to_json()
         return {
             "game": self.game,
@@ -150,9 +155,9 @@ class MatchSummary:
             "target_score": self.target,
             "matches": self.matches,
             "match_wins_by_seat": self.wins or [0] * self.players,
-            "hands_per_match": round(sum(counts) / max(self.matches, 1), 2),
-            "hands_per_match_min": min(counts),
-            "hands_per_match_max": max(counts),
+            "hands_per_match": round(self.hands_total / max(self.matches, 1), 2),
+            "hands_per_match_min": self.hands_min,
+            "hands_per_match_max": self.hands_max,
             "hands": hands,
         }
 
@@ -302,6 +307,7 @@ def _outcomes(
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
         rec_dir = str(records)
+    workers = worker_count(workers, count)  # no more processes than games, or than the machine
     chunk = 1 if workers <= 1 else max(1, min(200 if not matches else 20, count // (workers * 8)))
     jobs = (
         (matches, g.name, players, opts, seed, list(range(start, min(count, start + chunk))),

@@ -11,6 +11,12 @@ half way through a message) can leave the caller waiting forever; a run ended by
 seen hanging so in CI (twice, never reproduced). Here every worker has its own pipe, nothing is
 shared, the caller never reads from a worker it is stopping, and a worker that does not end
 within :data:`GRACE` seconds is killed; a worker that dies mid-run is reported, not waited for.
+
+Ctrl-C reaches every process of the terminal's foreground group, workers included. Workers
+start with SIGINT blocked (it is blocked while each one is started, and a started process
+inherits that) and then ignore it, so a Ctrl-C while they start up or work prints nothing in
+them: the caller gets ``KeyboardInterrupt`` and ends them. A run starts no more workers than it
+has chunks to give them, nor more than :func:`machine_workers`.
 """
 
 from __future__ import annotations
@@ -38,6 +44,29 @@ chunks and the last chunks are not stuck behind a busy worker."""
 
 GRACE = 10.0
 """Seconds the workers get to stop their bots and end after SIGTERM before they are killed."""
+
+CORE_FACTOR = 2
+"""Worker processes a run may start per core of the machine (:func:`machine_workers`)."""
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def machine_workers() -> int:
+    """The most worker processes worth starting on this machine: :data:`CORE_FACTOR` per core
+    (games are mostly computation; a few more than the cores covers bots that wait)."""
+    return CORE_FACTOR * usable_cores()
+
+
+def worker_count(requested: int, tasks: int) -> int:
+    """The workers a run of ``tasks`` independent pieces of work starts when ``requested``
+    are asked for: no more than the tasks, nor than :func:`machine_workers`, and at least 1."""
+    return max(1, min(requested, tasks, machine_workers()))
 
 
 class WorkerError(RuntimeError):
@@ -91,7 +120,9 @@ def _serve(work: Callable[[Any], list[Any]], conn: Connection) -> None:
     the worker at once anywhere else; Ctrl-C is left to the caller, which ends the workers."""
     global _armed
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending Ctrl-C is dropped with it
+    if hasattr(signal, "pthread_sigmask"):  # started with SIGINT blocked (_start)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     stacks_on_sigusr1()
     while True:
         try:
@@ -120,33 +151,33 @@ def _serve(work: Callable[[Any], list[Any]], conn: Connection) -> None:
 def run_streamed(
     work: Callable[[T], list[R]], chunks: Iterable[T], workers: int
 ) -> Generator[R, None, None]:
-    """``work(chunk)`` for every chunk, on ``workers`` processes (``spawn``ed, so ``work``
+    """``work(chunk)`` for every chunk, on up to ``workers`` processes (``spawn``ed, so ``work``
     must be a module-level function), yielding the results in the order chunks finish. An
     error raised by ``work`` is raised here; a worker that dies raises :class:`WorkerError`.
 
-    Close the iterator (``contextlib.closing``) when stopping early: that ends the workers.
+    A worker is started only when there is a chunk for it, and never more than
+    :func:`machine_workers`. Close the iterator (``contextlib.closing``) when stopping early:
+    that ends the workers.
     """
     ctx = multiprocessing.get_context("spawn")
     procs: list[BaseProcess] = []
     conns: list[Connection] = []
     finished = False
     try:
-        for _ in range(workers):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(work, theirs), daemon=True)
-            proc.start()
-            theirs.close()
-            procs.append(proc)
-            conns.append(mine)
         pending = iter(chunks)
-        running = [0] * workers
-        for i in range(workers):
-            for chunk in itertools.islice(pending, WINDOW):
-                _give(procs[i], conns[i], chunk)
-                running[i] += 1
+        running: list[int] = []
+        for _ in range(min(workers, machine_workers())):
+            first = list(itertools.islice(pending, WINDOW))
+            if not first:
+                break
+            _start(ctx, work, procs, conns)
+            running.append(0)
+            for chunk in first:
+                _give(procs[-1], conns[-1], chunk)
+                running[-1] += 1
         owner = {id(conn): i for i, conn in enumerate(conns)}
         while any(running):
-            busy = [i for i in range(workers) if running[i]]
+            busy = [i for i in range(len(procs)) if running[i]]
             ready = wait([conns[i] for i in busy] + [procs[i].sentinel for i in busy])
             answered = {owner[id(r)] for r in ready if isinstance(r, Connection)}
             for i in busy:
@@ -166,10 +197,47 @@ def run_streamed(
                     _give(procs[i], conns[i], chunk)
                     running[i] += 1
         for conn in conns:
-            conn.send(None)
+            with contextlib.suppress(OSError):  # one gone by now is ended by _stop all the same
+                conn.send(None)
         finished = True
     finally:
         _stop(procs, conns, finished)
+
+
+def _start(
+    ctx: Any, work: Callable[[Any], list[Any]], procs: list[BaseProcess], conns: list[Connection]
+) -> None:
+    """Start one worker, adding it to ``procs`` and our end of its pipe to ``conns``. SIGINT
+    is blocked meanwhile: the worker inherits that, so a Ctrl-C while it starts up cannot
+    interrupt it (it ignores SIGINT once running), and one that reaches us now is raised once
+    the worker is started and listed (so it is ended with the others)."""
+    mine, theirs = ctx.Pipe()
+    proc = ctx.Process(target=_serve, args=(work, theirs), daemon=True)
+    with _sigint_blocked():
+        try:
+            proc.start()
+        finally:
+            theirs.close()
+        procs.append(proc)
+        conns.append(mine)
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block (where the system can; not on Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # The resource tracker that spawned processes use starts on first use and unblocks SIGINT
+    # after starting: start it before blocking.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _give(proc: BaseProcess, conn: Connection, chunk: object) -> None:
@@ -222,12 +290,16 @@ def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 __all__ = [
+    "CORE_FACTOR",
     "GRACE",
     "WINDOW",
     "RemoteTraceback",
     "WorkerError",
     "chunked",
     "end_on_sigterm",
+    "machine_workers",
     "run_streamed",
     "stacks_on_sigusr1",
+    "usable_cores",
+    "worker_count",
 ]

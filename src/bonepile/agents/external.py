@@ -4,7 +4,8 @@ Like a chess engine speaking UCI, an external bot reads one JSON object per line
 standard input and answers on its standard output (docs/bots.md has the whole protocol):
 
 * ``{"type": "start", "protocol": "bonepile-bot/1", "game", "options", "players", "seat",
-  "seed"}`` when a hand begins; the bot answers ``{"type": "ready", "name": "..."}``;
+  "seed", "scores_before", "move_time"}`` when a hand begins (``move_time``: the seconds the
+  bot has for each decision); the bot answers ``{"type": "ready", "name": "..."}``;
 * ``{"type": "act", "view": {...}, "legal": ["6-4@6-6", ...]}`` when it must act; the bot
   answers ``{"action": "6-4@6-6"}`` with one of the legal actions;
 * ``{"type": "hand_over", "view": {...}}`` when the hand ends (no answer);
@@ -370,6 +371,7 @@ class ExternalAgent:
             "seat": view.seat,
             "seed": self.seed,
             "scores_before": list(view.scores_before),
+            "move_time": self.move_timeout,
         }
         self._send(message, self.start_timeout)
         reply = self._receive(self.start_timeout)

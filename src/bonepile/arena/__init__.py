@@ -11,6 +11,7 @@ from __future__ import annotations
 from bonepile.arena.play import GameOutcome, Job, Setup, play_job, schedule, seatings
 from bonepile.arena.runner import ArenaResult, check_setup, run_arena
 from bonepile.arena.stats import AgentStats, summarize
+from bonepile.arena.tally import Tally
 
 __all__ = [
     "AgentStats",
@@ -18,6 +19,7 @@ __all__ = [
     "GameOutcome",
     "Job",
     "Setup",
+    "Tally",
     "check_setup",
     "play_job",
     "run_arena",

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.arena.runner import ArenaResult
-from bonepile.arena.stats import rating_history
+from bonepile.arena.stats import history_of
 from bonepile.files import write_bytes_atomic, write_text_atomic
 
 _MARKDOWN_ACTIVE = frozenset("\\`*_[]<>#!|~&$")
@@ -128,14 +128,12 @@ def _plots(result: ArenaResult) -> dict[str, bytes]:
     for i, s in enumerate(result.stats):
         ax.hlines(s.even, i - 0.4, i + 0.4, colors="#c0392b", linestyles="dashed")
     ax.set_ylabel("win share (95% interval)")
-    ax.set_title(
-        f"{result.setup.game}, {result.setup.players} players, {len(result.outcomes)} games"
-    )
+    ax.set_title(f"{result.setup.game}, {result.setup.players} players, {result.games} games")
     ax.set_ylim(0, 1)
     fig.tight_layout()
     plots["win_shares.png"] = _png(fig)
     plt.close(fig)
-    history = rating_history(len(names), result.outcomes)
+    history = history_of(result.tally)
     if history is not None:
         steps, ratings = history
         fig, ax = plt.subplots(figsize=(6, 3.2))
@@ -190,9 +188,14 @@ def write_report(result: ArenaResult, folder: str | Path) -> Path:
         "",
         *table(result),
     ]
+    unlisted = data["forfeits_total"] - len(forfeits)
+    more = (
+        f"and {unlisted} more forfeits (the first {len(forfeits)} are listed)" if unlisted else ""
+    )
     if forfeits:
         lines += ["", "Forfeits:", ""]
         lines += [f"- {escape_markdown(a + b)}" for a, b in forfeits]
+        lines += [f"- {more}"] if more else []
     lines += ["", *(f"![{Path(p).stem}]({p})" for p in plots)]
     md = out / "report.md"
     write_text_atomic(md, "\n".join(lines) + "\n")
@@ -209,6 +212,7 @@ def write_report(result: ArenaResult, folder: str | Path) -> Path:
     forfeit_list = (
         "<h2>Forfeits</h2><ul>"
         + "".join(f"<li>{html.escape(a + b)}</li>" for a, b in forfeits)
+        + (f"<li>{html.escape(more)}</li>" if more else "")
         + "</ul>"
         if forfeits
         else ""

@@ -1,8 +1,11 @@
 """Running arena games: in this process, on this machine's cores, or on a Ray cluster.
 
 :func:`run_arena` schedules the games (every deal once per seating), plays them with
-:func:`~bonepile.arena.play.play_job` and returns an :class:`ArenaResult`. Games are
-independent and fully seeded, so the result is the same whichever way they run.
+:func:`~bonepile.arena.play.play_job`, counts each one into a
+:class:`~bonepile.arena.tally.Tally` as it comes in (so memory does not grow with the games)
+and returns an :class:`ArenaResult`. Games are independent and fully seeded, and the tally
+does not depend on the order they finish in, so the result is the same whichever way they
+run.
 """
 
 from __future__ import annotations
@@ -11,41 +14,62 @@ import contextlib
 import itertools
 import socket
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bonepile.agents.registry import agent_name, make_agent
 from bonepile.arena.play import GameOutcome, Job, Setup, play_job, schedule, seatings
-from bonepile.arena.stats import AgentStats, summarize
+from bonepile.arena.stats import AgentStats, agent_stats
+from bonepile.arena.tally import Tally
 from bonepile.errors import OptionError, quoted
 from bonepile.files import write_text_atomic
 from bonepile.games import get_game
-from bonepile.workers import chunked, run_streamed
+from bonepile.workers import chunked, run_streamed, worker_count
 
 
-@dataclass
 class ArenaResult:
-    """The games of an arena run and the statistics over them."""
+    """An arena run: its setup, the agents' names, the running totals over its games
+    (:class:`~bonepile.arena.tally.Tally`) and the statistics over them.
 
-    setup: Setup
-    names: list[str]
-    outcomes: list[GameOutcome]
-    stats: list[AgentStats] = field(default_factory=list)
+    ``outcomes`` holds every game only when :func:`run_arena` was asked to keep them
+    (``keep_outcomes``); a result made from a list of games tallies them.
+    """
+
+    def __init__(
+        self,
+        setup: Setup,
+        names: list[str],
+        outcomes: Sequence[GameOutcome] = (),
+        stats: list[AgentStats] | None = None,
+        tally: Tally | None = None,
+    ) -> None:
+        self.setup = setup
+        self.names = names
+        self.outcomes = list(outcomes)
+        if tally is None:
+            per_deal = len(seatings(len(names), setup.players))
+            tally = Tally.of(len(names), setup.players, per_deal, self.outcomes)
+        self.tally = tally
+        self.stats = agent_stats(names, tally) if stats is None else stats
 
     @property
     def deals(self) -> int:
         """How many distinct deals were played."""
-        return len({o.deal for o in self.outcomes})
+        return self.tally.deals
+
+    @property
+    def games(self) -> int:
+        """How many games were played (every deal once per seating)."""
+        return self.tally.games
 
     def to_json(self) -> dict[str, Any]:
-        """The run as JSON-ready data."""
+        """The run as JSON-ready data. ``forfeits`` lists the first
+        :data:`~bonepile.arena.tally.MAX_LISTED_FORFEITS` forfeits (by game) and
+        ``forfeits_total`` counts them all."""
         forfeits = [
-            {"game": o.index, "seat": o.forfeit[0], "agent": self.names[o.seating[o.forfeit[0]]],
-             "reason": o.forfeit[1]}
-            for o in self.outcomes
-            if o.forfeit
-        ]  # fmt: skip
+            {"game": f.index, "seat": f.seat, "agent": self.names[f.agent], "reason": f.reason}
+            for f in self.tally.listed_forfeits()
+        ]
         return {
             "game": self.setup.game,
             "players": self.setup.players,
@@ -54,10 +78,11 @@ class ArenaResult:
             "options": dict(self.setup.options),
             "matches": self.setup.matches,
             "deals": self.deals,
-            "games": len(self.outcomes),
+            "games": self.games,
             "seatings": [list(s) for s in seatings(len(self.names), self.setup.players)],
             "results": [s.to_json() for s in self.stats],
             "forfeits": forfeits,
+            "forfeits_total": self.tally.forfeit_count,
         }
 
 
@@ -97,11 +122,16 @@ def run_arena(
     board: Mapping[str, Any] | None = None,
     move_time: float | None = None,
     progress: Callable[[int], None] | None = None,
+    keep_outcomes: bool = False,
 ) -> ArenaResult:
     """Play ``games`` deals, each once per seating of ``agents``, and total them up.
 
-    With ``records``, every game's record is written there (atomically) once every seating of
-    its deal has been played, never while a bot could still play that deal.
+    Each game is counted as it comes in and then let go, so a run takes the same memory
+    however many games it plays; with ``keep_outcomes`` the result also holds every game
+    (``ArenaResult.outcomes``, in game order). With ``records``, every game's record is
+    written there (atomically) once every seating of its deal has been played, never while a
+    bot could still play that deal. No more than ``workers`` worker processes are started,
+    nor more than there are games or than the machine can use.
     """
     name, n, opts = check_setup(game, agents, players, options, board)
     if games < 1:
@@ -113,26 +143,27 @@ def run_arena(
         Path(records).mkdir(parents=True, exist_ok=True)
         rec = str(records)
     setup = Setup(name, n, tuple(agents), seed, opts, matches, rec, board, move_time)
+    per_deal = len(seatings(len(agents), n))
+    tally = Tally(len(agents), n, per_deal, games * per_deal)
+    kept: list[GameOutcome] = []
+    keeper = _RecordKeeper(rec, per_deal)
     jobs = schedule(len(agents), n, games)
-    outcomes: list[GameOutcome] = []
-    keeper = _RecordKeeper(rec, len(seatings(len(agents), n)))
     source = (
         _on_ray(setup, jobs, ray_address)
         if ray_address is not None
-        else _on_cores(setup, jobs, workers)
+        else _on_cores(setup, jobs, worker_count(workers, games * per_deal))
     )
     with contextlib.closing(source):  # stopping early ends the workers at once
         for outcome in source:
             keeper.add(outcome)
             outcome.record = None
-            outcomes.append(outcome)
+            tally.add(outcome)
+            if keep_outcomes:
+                kept.append(outcome)
             if progress is not None:
                 progress(1)
-    outcomes.sort(key=lambda o: o.index)
-    names = [agent_name(a) for a in agents]
-    result = ArenaResult(setup, names, outcomes)
-    result.stats = summarize(names, outcomes)
-    return result
+    kept.sort(key=lambda o: o.index)
+    return ArenaResult(setup, [agent_name(a) for a in agents], kept, tally=tally)
 
 
 class _RecordKeeper:

@@ -10,11 +10,12 @@ skill at all: its seats over all seats.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from bonepile.arena.play import GameOutcome
+from bonepile.arena.tally import Tally
 
 # two-sided 95% quantiles of Student's t for small degrees of freedom (then the normal's 1.96)
 _T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
@@ -80,42 +81,39 @@ class AgentStats:
 
 
 def summarize(names: list[str], outcomes: list[GameOutcome]) -> list[AgentStats]:
-    """Per-agent statistics of ``outcomes`` (any order; they are sorted by game index)."""
-    outcomes = sorted(outcomes, key=lambda o: o.index)
+    """Per-agent statistics of ``outcomes`` (any order)."""
+    return agent_stats(names, tally_of(len(names), outcomes))
+
+
+def tally_of(agents: int, outcomes: list[GameOutcome]) -> Tally:
+    """The :class:`~bonepile.arena.tally.Tally` of a list of games (a deal's games are
+    grouped whether or not every seating of it is there)."""
+    players = max((len(o.seating) for o in outcomes), default=1)
+    return Tally.of(agents, players, len(outcomes) + 1, outcomes)
+
+
+def agent_stats(names: list[str], tally: Tally) -> list[AgentStats]:
+    """Per-agent statistics of the games counted in ``tally``."""
     out = []
-    ratings = rate(len(names), outcomes)
+    ratings = rate_tally(tally)
     for a, name in enumerate(names):
-        mine = [o for o in outcomes if a in o.seating]
-        by_deal: dict[int, list[float]] = defaultdict(list)
-        for o in mine:
-            by_deal[o.deal].append(o.share(a))
-        per_deal = [sum(v) / len(v) for v in by_deal.values()]
-        m = len(per_deal)
-        mean = sum(per_deal) / m if m else 0.0
-        if m > 1:
-            var = sum((x - mean) ** 2 for x in per_deal) / (m - 1)
-            half = t95(m - 1) * math.sqrt(var / m)
-        else:
-            half = math.inf
-        seats = [sum(1 for x in o.seating if x == a) / len(o.seating) for o in mine]
-        even = sum(seats) / len(seats) if seats else 0.0
-        secs = sum(o.think.get(a, (0.0, 0))[0] for o in mine)
-        moves = sum(o.think.get(a, (0.0, 0))[1] for o in mine)
-        forfeits = sum(1 for o in mine if o.forfeit and o.seating[o.forfeit[0]] == a)
+        mean, var, m = tally.share_moments(a)
+        half = t95(m - 1) * math.sqrt(var / m) if m > 1 else math.inf
+        moves = tally.moves[a]
         elo, error = ratings[a] if ratings else (None, None)
         out.append(
             AgentStats(
                 a,
                 name,
-                len(mine),
+                tally.played[a],
                 mean,
                 max(0.0, mean - half),
                 min(1.0, mean + half),
-                even,
-                sum(o.mean_points(a) for o in mine) / len(mine) if mine else 0.0,
-                secs / moves if moves else 0.0,
+                tally.even(a),
+                tally.points_per_game(a),
+                tally.seconds[a] / moves if moves else 0.0,
                 moves,
-                forfeits,
+                tally.forfeits[a],
                 elo,
                 error,
             )
@@ -138,7 +136,16 @@ def rate(agents: int, outcomes: list[GameOutcome]) -> list[tuple[float, float]] 
     ``400 log10(p / (1 - p))`` points apart. One drawn game between every pair (a weak prior)
     keeps ratings finite when an agent wins or loses everything.
     """
-    wins, meetings = _pairs(agents, outcomes)
+    return rate_tally(tally_of(agents, outcomes))
+
+
+def rate_tally(
+    tally: Tally, pairs: Counter[tuple[int, int, int, int]] | None = None
+) -> list[tuple[float, float]] | None:
+    """:func:`rate` over the games counted in ``tally`` (or over only the pairwise results
+    ``pairs``, one step of :meth:`~bonepile.arena.tally.Tally.history_pairs`)."""
+    agents = tally.agents
+    wins, meetings = tally.pair_matrices(pairs)
     if not any(meetings[a][b] for a in range(agents) for b in range(agents)):
         return None
     strength = _bradley_terry(agents, wins, meetings)
@@ -149,41 +156,26 @@ def rate(agents: int, outcomes: list[GameOutcome]) -> list[tuple[float, float]] 
 
 
 def rating_history(
-    agents: int, outcomes: list[GameOutcome], points: int = 60
+    agents: int, outcomes: list[GameOutcome]
 ) -> tuple[list[int], list[list[float]]] | None:
+    """The ratings as the games came in, over a list of games (:func:`history_of`)."""
+    return history_of(tally_of(agents, outcomes))
+
+
+def history_of(tally: Tally) -> tuple[list[int], list[list[float]]] | None:
     """The ratings as the games came in: ``(games, ratings)`` where ``ratings[a][k]`` is agent
-    ``a``'s rating over the first ``games[k]`` games (at most ``points`` steps, in index
-    order); ``None`` as for :func:`rate`."""
-    ordered = sorted(outcomes, key=lambda o: o.index)
-    if rate(agents, ordered) is None:
+    ``a``'s rating over the first ``games[k]`` games in game order (at most
+    :data:`~bonepile.arena.tally.HISTORY_POINTS` steps); ``None`` as for :func:`rate`."""
+    if rate_tally(tally) is None:
         return None
-    total = len(ordered)
-    steps = sorted({max(1, round(total * k / points)) for k in range(1, points + 1)})
-    history: list[list[float]] = [[] for _ in range(agents)]
-    for count in steps:
-        found = rate(agents, ordered[:count])
-        for a in range(agents):
+    steps: list[int] = []
+    history: list[list[float]] = [[] for _ in range(tally.agents)]
+    for count, pairs in tally.history_pairs():
+        found = rate_tally(tally, pairs)
+        steps.append(count)
+        for a in range(tally.agents):
             history[a].append(ELO_BASE if found is None else found[a][0])
     return steps, history
-
-
-def _pairs(agents: int, outcomes: list[GameOutcome]) -> tuple[list[list[float]], list[list[float]]]:
-    """``wins[a][b]``: a's weighted wins over b; ``meetings[a][b]``: their games together."""
-    wins = [[0.0] * agents for _ in range(agents)]
-    meetings = [[0.0] * agents for _ in range(agents)]
-    for o in outcomes:
-        present = sorted(set(o.seating))
-        shares = {a: o.share(a) for a in present}
-        for x, a in enumerate(present):
-            for b in present[x + 1 :]:
-                total = shares[a] + shares[b]
-                if total <= 0:
-                    continue  # neither won: this game says nothing about the pair
-                wins[a][b] += shares[a] / total
-                wins[b][a] += shares[b] / total
-                meetings[a][b] += 1
-                meetings[b][a] += 1
-    return wins, meetings
 
 
 def _bradley_terry(
