@@ -39,6 +39,11 @@ import websockets
 from bonepile.server.patch import apply
 
 BONEPILE = Path(sys.executable).with_name("bonepile")
+LIFTED = [
+    f"--limit={name}=1000000"
+    for name in ("tables_per_client", "tables_per_address", "max_tables", "connections_per_address")
+]
+"""The server's limits for one client, lifted: here every table comes from one address."""
 
 
 def free_port() -> int:
@@ -251,7 +256,18 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as data, open(Path(data) / "log", "wb") as log:
             # the server's log goes to a file: a pipe nobody reads would fill and stall it
             server = subprocess.Popen(
-                [str(BONEPILE), "serve", "--port", str(port), "--data", data, "--bot-pace", "0"],
+                [
+                    str(BONEPILE),
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--data",
+                    data,
+                    "--bot-pace",
+                    "0",
+                    # every client of this benchmark is one address: its limits would stop it
+                    *LIFTED,
+                ],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )

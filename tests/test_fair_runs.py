@@ -54,6 +54,22 @@ def test_arena_deals_are_not_the_invertible_mix_of_the_run_seed(tmp_path: Path) 
     assert not seeds & {derive_seed(9, k) for k in range(2)}
 
 
+def test_arena_records_never_name_the_run_seed(tmp_path: Path) -> None:
+    """A deal's record is written while later deals are still to come: holding the run seed,
+    a bot that reads the folder could deal them all."""
+    run_arena("block", ["random", "random"], 3, seed=987_654_321_012, records=tmp_path, workers=1)
+    texts = [p.read_text() for p in tmp_path.glob("*.json")]
+    assert texts and all("987654321012" not in t for t in texts)
+
+
+def test_play_warns_when_a_seed_is_given_with_an_external_bot(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.sh"
+    bot.write_text("#!/bin/sh\nexit 0\n")
+    bot.chmod(0o755)
+    got = run("play", "block", "--seed", "5", "--agents", f"external:{bot}")
+    assert "every deal is a known function of it" in got.stderr, got.stderr
+
+
 # ------------------------------------------------------------------------------ watch
 def test_watch_prints_its_random_seed_and_the_seats_and_the_seed_repeats_it() -> None:
     first = ok(run("watch", "block", "-n", "2", "-a", "greedy,random"))

@@ -153,6 +153,19 @@ def test_atomic_writes_replace_the_file_and_keep_its_mode(tmp_path: Path) -> Non
     assert link.is_symlink() and len(load_record(path).moves) == 1
 
 
+def test_private_atomic_writes_are_the_owners_only_from_the_start(tmp_path: Path) -> None:
+    from bonepile.files import write_text_atomic
+
+    path = tmp_path / "seats.json"
+    path.write_text("old")
+    path.chmod(0o644)
+    write_text_atomic(path, "secret", private=True)
+    assert path.read_text() == "secret" and path.stat().st_mode & 0o777 == 0o600
+    fresh = tmp_path / "saved.json"
+    write_text_atomic(fresh, "deal", private=True)
+    assert fresh.stat().st_mode & 0o777 == 0o600
+
+
 def test_atomic_writes_go_straight_to_devices(tmp_path: Path) -> None:
     write_text_atomic("/dev/null", "nothing")  # no temporary file beside /dev/null
     with pytest.raises(OSError):

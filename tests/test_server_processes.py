@@ -24,8 +24,9 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from live_server import free_port
 from websockets.sync.client import connect
+
+from live_server import free_port
 
 WAIT = 60.0
 
@@ -58,12 +59,14 @@ def alive(pid: int) -> bool:
 class Served:
     """``bonepile serve`` on a data folder, in its own process group."""
 
-    def __init__(self, data: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, data: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = data.parent / f"serve-{self.port}.log"
         command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "--data", str(data), "--bot-pace", "0"]
+        command += ["--port", str(self.port), "--data", str(data), "--bot-pace", "0", *args]
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             command,
@@ -186,6 +189,27 @@ def test_a_disk_that_refuses_writes_is_one_line_to_players_and_loses_nothing(
         assert "refuses writes" in out and "takes writes again" in out
     finally:
         served.stop()
+
+
+def test_the_operator_sets_the_limits_and_the_api_docs(data: Path) -> None:
+    served = Served(data, args=("--limit", "tables_per_address=2", "--api-docs"))
+    try:
+        table = {"game": "block", "seats": ["me", "open"]}
+        codes = [served.post("/api/tables", table)[0] for _ in range(3)]
+        assert codes == [200, 200, 429]
+        with urllib.request.urlopen(served.base + "/openapi.json", timeout=WAIT) as r:
+            assert r.status == 200 and r.headers["X-Frame-Options"] == "DENY"
+        assert (data / "bonepile.db").stat().st_mode & 0o777 == 0o600
+    finally:
+        served.stop()
+    bad = subprocess.run(
+        [sys.executable, "-m", "bonepile", "serve", "--data", str(data), "--limit", "tabels=3"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert bad.returncode != 0 and "there is no limit 'tabels'" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 @pytest.fixture(autouse=True)

@@ -231,13 +231,63 @@ def cli() -> None:
     default=0.8,
     show_default=True,
     type=click.FloatRange(0, 10),
-    help="Least seconds between two moves while a person is at the table.",
+    help="Least seconds between two moves while a person is at the table (0: none, and the "
+    "time a bot thinks shows).",
 )
-def serve(host: str, port: int, data: str, database: str | None, bot_pace: float) -> None:
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Change one of the server's limits (docs/server.md lists them), e.g. "
+    "tables_per_address=100; repeatable.",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    envvar="BONEPILE_TRUSTED_PROXIES",
+    help="A reverse proxy (address or network) whose X-Forwarded-For names the client; repeatable.",
+)
+@click.option(
+    "--secure-cookies", is_flag=True, help="Send the browser's cookie over HTTPS only (behind TLS)."
+)
+@click.option("--api-docs", is_flag=True, help="Serve the OpenAPI schema and its pages at /docs.")
+def serve(
+    host: str,
+    port: int,
+    data: str,
+    database: str | None,
+    bot_pace: float,
+    limits: tuple[str, ...],
+    trusted_proxies: tuple[str, ...],
+    secure_cookies: bool,
+    api_docs: bool,
+) -> None:
     """Run the web app: play in the browser, invite friends, watch and replay games."""
     from bonepile.server.serve import serve as run
 
-    run(host, port, data, database, bot_pace)
+    changes: dict[str, float] = {}
+    for item in limits:
+        name, eq, value = item.partition("=")
+        try:
+            changes[name.strip()] = float(value)
+        except ValueError:
+            eq = ""
+        if not eq:
+            raise click.BadParameter(f"{item!r}: write NAME=NUMBER", param_hint="--limit")
+    run(
+        host,
+        port,
+        data,
+        database,
+        bot_pace,
+        limits=changes,
+        trusted_proxies=trusted_proxies,
+        api_docs=api_docs,
+        secure_cookies=secure_cookies,
+    )
 
 
 @cli.command()
@@ -456,6 +506,8 @@ def play(
             if name != "human":
                 _agents_of(name)
     specs = seat_specs(n, seat, names, hot_seat)
+    if seed is not None:  # warns when a seed is given with an external bot at the table
+        _run_seed(seed, specs)
     session = LocalGame.new(
         g.name,
         n,

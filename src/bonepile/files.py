@@ -151,15 +151,16 @@ def load_json_text(text: str | bytes) -> Any:
     raise InputFileError(f"not valid JSON ({why[:80]})")
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, private: bool = False) -> None:
     """Write ``data`` to ``path`` all or nothing.
 
     The bytes go to a temporary file beside ``path``, are flushed and fsynced, and the file is
     then renamed onto ``path`` (:func:`os.replace`). On any error the temporary file is removed
     and whatever was at ``path`` is left untouched; the error (an :class:`OSError`) is raised.
     A new file gets the usual permissions (``0o666`` less the umask), a replaced one keeps its
-    own. A target that exists and is not a regular file (``/dev/null``, a pipe) is written
-    directly, as there is nothing to replace.
+    own; with ``private`` the file is readable by its owner only (``0o600``) from its first
+    byte (for secrets: seat tokens, a saved game's deal). A target that exists and is not a
+    regular file (``/dev/null``, a pipe) is written directly, as there is nothing to replace.
     """
     target = Path(path)
     if target.is_symlink():  # replace the file the link points to, not the link
@@ -177,13 +178,15 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     while True:
         temp = folder / f".{target.name[:100]}.{secrets.token_hex(6)}.tmp"
         try:
-            fd = os.open(temp, flags, 0o666)
+            fd = os.open(temp, flags, 0o600 if private else 0o666)
             break
         except FileExistsError:
             continue
     try:
         with open(fd, "wb") as f:
-            if old is not None:
+            if private:
+                os.fchmod(f.fileno(), 0o600)
+            elif old is not None:
                 os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
             f.write(data)
             f.flush()
@@ -201,9 +204,9 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             os.close(dir_fd)
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+def write_text_atomic(path: str | os.PathLike[str], text: str, *, private: bool = False) -> None:
     """Write ``text`` as UTF-8 to ``path`` all or nothing (see :func:`write_bytes_atomic`)."""
-    write_bytes_atomic(path, text.encode("utf-8"))
+    write_bytes_atomic(path, text.encode("utf-8"), private=private)
 
 
 __all__ = [

@@ -209,7 +209,9 @@ def _record(
         return None
     names = ", ".join(f"P{s}: {setup.agents[a]}" for s, a in enumerate(job.seating))
     headers = {
-        "event": f"bonepile arena, seed {setup.seed}, deal {job.deal}, seating {job.rotation}",
+        # never the run seed: records are written while later deals are still to be played,
+        # and every deal and agent seed derives from it (the report names it at the end)
+        "event": f"bonepile arena, deal {job.deal}, seating {job.rotation}",
         "players": names,
     }
     if match is not None:

@@ -8,8 +8,10 @@ for analyses without end.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bonepile.errors import BonepileError
@@ -62,6 +64,23 @@ class Limits:
     """Socket messages a connection may send a second, on average."""
     message_burst: int = 60
     """... and in one burst."""
+    connections_per_address: int = 64
+    """Connections (HTTP and sockets) one network address may hold open at once."""
+
+
+def changed_limits(changes: Mapping[str, float]) -> Limits:
+    """The default :class:`Limits` with ``changes`` (field name: value); a name that is no
+    limit, or a value below 1 where a count is meant, is a ``ValueError`` naming it."""
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    values: dict[str, float] = {}
+    for name, value in changes.items():
+        key = name.replace("-", "_")
+        if key not in fields:
+            raise ValueError(f"there is no limit {name!r}: the limits are {', '.join(fields)}")
+        if value <= 0:
+            raise ValueError(f"the limit {name} must be above 0, not {value:g}")
+        values[key] = int(value) if fields[key].type in (int, "int") else float(value)
+    return dataclasses.replace(Limits(), **values)  # type: ignore[arg-type]
 
 
 class RateLimiter:
@@ -143,4 +162,12 @@ def wait_text(seconds: float) -> str:
     return f"{math.ceil(seconds / 60)} minutes"
 
 
-__all__ = ["Limits", "RateLimiter", "ServerBusy", "TokenBucket", "TooMany", "wait_text"]
+__all__ = [
+    "Limits",
+    "RateLimiter",
+    "ServerBusy",
+    "TokenBucket",
+    "TooMany",
+    "changed_limits",
+    "wait_text",
+]

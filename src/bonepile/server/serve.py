@@ -56,13 +56,26 @@ def _check_port(host: str, port: int) -> None:
 
 
 def serve(
-    host: str, port: int, data: str, database: str | None, bot_pace: float, quiet: bool = False
+    host: str,
+    port: int,
+    data: str,
+    database: str | None,
+    bot_pace: float,
+    quiet: bool = False,
+    *,
+    limits: dict[str, float] | None = None,
+    trusted_proxies: tuple[str, ...] = (),
+    api_docs: bool = False,
+    secure_cookies: bool = False,
 ) -> None:
-    """Run the server until interrupted, printing the address to open."""
+    """Run the server until interrupted, printing the address to open. ``limits`` changes
+    fields of :class:`~bonepile.server.limits.Limits`; ``trusted_proxies`` are the reverse
+    proxies whose ``X-Forwarded-For`` names the client."""
     try:
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
+        from bonepile.server.limits import changed_limits
         from bonepile.server.slowclients import uvicorn_options
         from bonepile.server.store import Faults, Store
     except ImportError as e:
@@ -77,7 +90,18 @@ def serve(
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
     url = database or f"sqlite:///{folder / 'bonepile.db'}"
     _check_port(host, port)
-    settings = Settings(database=url, secret=secret, bot_pace=bot_pace)
+    try:
+        bounds = changed_limits(limits or {})
+    except ValueError as e:
+        raise ServeError(str(e)) from None
+    settings = Settings(
+        database=url,
+        secret=secret,
+        bot_pace=bot_pace,
+        limits=bounds,
+        api_docs=api_docs,
+        secure_cookies=secure_cookies,
+    )
     # open the database before serving: a bad URL or an unreachable server is one clear error
     store = Store(url, faults=Faults.from_environment())
     hub = make_hub(settings, store)
@@ -88,7 +112,9 @@ def serve(
     print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
     uvicorn.run(
         app,
-        **uvicorn_options(),
+        **uvicorn_options(
+            max_per_peer=bounds.connections_per_address, trusted_proxies=trusted_proxies
+        ),
         host=host,
         port=port,
         log_level="warning" if quiet else "info",

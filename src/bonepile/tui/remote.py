@@ -303,8 +303,7 @@ def _write_seats(seats: dict[str, Any]) -> None:
     path = seats_file()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_text_atomic(path, json.dumps(seats))
-        os.chmod(path, 0o600)
+        write_text_atomic(path, json.dumps(seats), private=True)
     except OSError:
         pass  # the seat still works now; only a later run cannot find it again
 

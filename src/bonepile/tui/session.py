@@ -214,7 +214,8 @@ class LocalGame:
     def save(self, path: Path) -> None:
         """Write the game to ``path`` (atomically)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path, json.dumps(self.to_json()))
+        # the saved game holds the deal: readable by its owner only
+        write_text_atomic(path, json.dumps(self.to_json()), private=True)
 
     @classmethod
     def from_json(cls, data: Any) -> LocalGame:
