@@ -473,12 +473,19 @@ def test_a_bots_only_table_plays_only_while_watched(client: TestClient) -> None:
         receive_state(ws, lambda m: m["view"]["history"])
 
 
-def test_one_client_gets_one_analysis_at_a_time(client: TestClient) -> None:
-    made = client.post("/api/tables", json={"game": "block", "seats": ["greedy", "greedy"]})
+def finished_hand(client: TestClient, game: str) -> str:
+    """The id of a hand of ``game`` two greedy bots played to its end (watched: bots play
+    only while someone watches)."""
+    made = client.post("/api/tables", json={"game": game, "seats": ["greedy", "greedy"]})
     with client.websocket_connect(f"/ws/table/{made.json()['id']}") as ws:
         hello(ws, None)
         receive_state(ws, lambda m: m["status"] == "over")
-    game = client.get("/api/replays").json()[0]["id"]
+    got: str = client.get("/api/replays", params={"table": made.json()["id"]}).json()[0]["id"]
+    return got
+
+
+def test_one_client_gets_one_analysis_at_a_time(client: TestClient) -> None:
+    game = finished_hand(client, "block")
     hub = hub_of(client)
     release = threading.Event()
     original = hub.background
@@ -541,10 +548,6 @@ def test_a_socket_that_floods_is_slowed_down(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ replays
 def test_a_replay_record_is_the_hand_alone(client: TestClient) -> None:
-    made = client.post("/api/tables", json={"game": "draw", "seats": ["greedy", "greedy"]})
-    with client.websocket_connect(f"/ws/table/{made.json()['id']}") as ws:
-        hello(ws, None)
-        receive_state(ws, lambda m: m["status"] == "over")
-    game = client.get("/api/replays").json()[0]["id"]
+    game = finished_hand(client, "draw")
     hand = read_record(client.get(f"/api/replays/{game}/record").text)
     assert hand.is_over and get_game("draw").name == hand.game.name
