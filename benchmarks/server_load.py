@@ -41,7 +41,16 @@ from bonepile.server.patch import apply
 BONEPILE = Path(sys.executable).with_name("bonepile")
 LIFTED = [
     f"--limit={name}=1000000"
-    for name in ("tables_per_client", "tables_per_address", "max_tables", "connections_per_address")
+    for name in (
+        "tables_per_client",
+        "tables_per_address",
+        "max_tables",
+        "connections_per_address",
+        "requests_per_second",
+        "request_burst",
+        "api_requests_per_second",
+        "api_request_burst",
+    )
 ]
 """The server's limits for one client, lifted: here every table comes from one address."""
 

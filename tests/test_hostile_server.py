@@ -503,8 +503,11 @@ def test_one_client_gets_one_analysis_at_a_time(client: TestClient) -> None:
         first = pool.submit(client.get, f"/api/replays/{game}/analysis", params={"ply": 1})
         time.sleep(0.5)
         second = client.get(f"/api/replays/{game}/analysis", params={"ply": 1})
+        client.cookies.clear()  # a fresh cookie: the address still has its analysis running
+        third = client.get(f"/api/replays/{game}/analysis", params={"ply": 1})
         release.set()
         assert second.status_code == 429 and "one analysis at a time" in second.json()["message"]
+        assert third.status_code == 429
         assert first.result(timeout=60).status_code == 200
 
 
@@ -527,6 +530,20 @@ def test_hostile_frames_get_an_error_and_the_socket_lives_on(client: TestClient)
         got = ws.receive_json()
         while got["type"] != "pong":
             got = ws.receive_json()
+
+
+def test_one_address_cannot_flood_requests(tmp_path: Path) -> None:
+    """Past its rate, an address is refused before the app does any work for it."""
+    limits = Limits(requests_per_second=0.5, request_burst=5)
+    with TestClient(app_on(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), limits)) as client:
+        answers = []
+        for _ in range(8):
+            answers.append(client.get("/api/games"))
+            client.cookies.clear()  # fresh cookies change nothing
+    assert [a.status_code for a in answers] == [200] * 5 + [429] * 3
+    refused = answers[-1]
+    assert refused.json()["error"] == "too_many" and int(refused.headers["retry-after"]) >= 1
+    assert "set-cookie" not in refused.headers  # no session was even made for it
 
 
 def test_a_socket_that_floods_is_slowed_down(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketState
 from bonepile.errors import BonepileError
 from bonepile.server.analysis import analyse, replay_frames
 from bonepile.server.catalogue import catalogue, rules_html
-from bonepile.server.guard import add_guards, api_docs_options
+from bonepile.server.guard import RateRule, add_guards, api_docs_options
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.protocol import (
@@ -112,7 +112,13 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             await hub.stop()
             hub.store.close()
 
-    app = FastAPI(title="bonepile", lifespan=lifespan, **api_docs_options(settings.api_docs))
+    app = FastAPI(
+        title="bonepile",
+        lifespan=lifespan,
+        # no OpenTelemetry here: its per-request checks are time a flood of requests multiplies
+        telemetry={"tracing": False, "metrics": False, "logs": False},
+        **api_docs_options(settings.api_docs),
+    )
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret,
@@ -122,7 +128,11 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         https_only=settings.secure_cookies,
     )
     # security headers, bounded bodies, validation errors that never echo the input
-    add_guards(app, api_docs=settings.api_docs)
+    add_guards(
+        app,
+        api_docs=settings.api_docs,
+        rates=address_rates(hub.limits if hub is not None else settings.limits),
+    )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def the_hub(request: Request | WebSocket) -> Hub:
@@ -244,22 +254,16 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             for g in rows
         ]
 
-    async def stored_game(request: Request, game_id: str) -> Any:
-        g = await _read(the_hub(request).store.game, game_id[:64])
-        if g is None:
-            raise HTTPException(404, "there is no such game")
-        return g
-
     @app.get("/api/replays/{game_id}")
     async def replay(game_id: str, request: Request, width: int = 40) -> dict[str, Any]:
-        g = await stored_game(request, game_id)
+        g = await the_hub(request).game(game_id)
         data = await asyncio.to_thread(replay_frames, g.record, max(8, min(width, 400)))
         data.update({"id": g.id, "table": g.table_id, "hand": g.hand, "names": g.names})
         return data
 
     @app.get("/api/replays/{game_id}/record")
     async def record(game_id: str, request: Request) -> Response:
-        g = await stored_game(request, game_id)
+        g = await the_hub(request).game(game_id)
         return Response(
             g.record,
             media_type="application/json",
@@ -270,11 +274,14 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def analysis(
         game_id: str, request: Request, ply: int, seat: int | None = None, level: str = "medium"
     ) -> dict[str, Any]:
-        g = await stored_game(request, game_id)
+        hub = the_hub(request)
         # the search runs in the background worker processes, not in the server's, at most
-        # one at a time per browser
-        work = partial(analyse, g.record, ply, seat, level)
-        got: dict[str, Any] = await the_hub(request).analyse(work, owner(request))
+        # one at a time per browser and per address; a refused request costs nothing
+        async with hub.analysis_slot(owner(request), address(request)):
+            g = await hub.game(game_id)
+            got: dict[str, Any] = await hub.in_background(
+                partial(analyse, g.record, ply, seat, level)
+            )
         return got
 
     # ------------------------------------------------------------------ sockets
@@ -419,6 +426,25 @@ STATUS = {
     "busy": 503,
 }
 """The HTTP status of a refusal, by its code (400 for the others)."""
+
+
+def address_rates(limits: Limits) -> list[RateRule]:
+    """The request rates one client address is held to, checked before the app does any work
+    for a request: all requests; the API's; requests for new tables, at twice the tables an
+    address may make (the hub counts the tables made, and says how long to wait: past twice
+    that, the asking itself stops costing anything)."""
+    tables = 2 * limits.tables_per_address
+    return [
+        RateRule("/", limits.requests_per_second, limits.request_burst),
+        RateRule("/api/", limits.api_requests_per_second, limits.api_request_burst),
+        RateRule(
+            "/api/tables",
+            tables / limits.tables_window,
+            tables,
+            method="POST",
+            message="too many new tables from your address: try again later",
+        ),
+    ]
 
 
 def address(request: Request) -> str:

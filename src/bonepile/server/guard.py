@@ -9,8 +9,11 @@ stopped below the app, by :mod:`bonepile.server.slowclients`.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from fastapi import FastAPI, Request
@@ -95,7 +98,9 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 class GuardMiddleware:
     """Pure ASGI middleware for HTTP: the security headers on every answer, 413 for a body
     over ``max_body`` (declared or streamed), 404 for the ``hidden`` paths; no
-    Content-Security-Policy on the ``bare`` paths. WebSockets pass untouched."""
+    Content-Security-Policy on the ``bare`` paths; 429 for a client address past one of the
+    ``rates``, before anything else runs (a flood of requests costs the server as little as
+    can be). WebSockets pass untouched."""
 
     def __init__(
         self,
@@ -103,11 +108,13 @@ class GuardMiddleware:
         max_body: int = MAX_BODY,
         hidden: frozenset[str] = frozenset(),
         bare: frozenset[str] = frozenset(),
+        rates: Sequence[RateRule] = (),
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.hidden = hidden
         self.bare = bare
+        self.rates = [(rule, AddressRates(rule.rate, rule.burst)) for rule in rates]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one request."""
@@ -130,6 +137,20 @@ class GuardMiddleware:
                 message = {**message, "headers": headers}
             await send(message)
 
+        if self.rates:
+            client = scope.get("client")
+            address, now = (client[0] if client else ""), time.monotonic()
+            wait, message = None, ""
+            for rule, buckets in self.rates:
+                if rule.covers(scope["path"], scope["method"]):
+                    wait, message = buckets.take(address, now), rule.message
+                    if wait is not None:
+                        break
+            if wait is not None:
+                answer = _error(429, "too_many", message)
+                answer.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+                await answer(scope, receive, send_guarded)
+                return
         if scope["path"] in self.hidden:
             await _error(404, "unknown", "there is no such page")(scope, receive, send_guarded)
             return
@@ -158,6 +179,46 @@ class GuardMiddleware:
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = str(BodyTooLarge(self.max_body).detail)
         await _error(413, "too_large", message)(scope, receive, send)
+
+
+@dataclass(frozen=True)
+class RateRule:
+    """At most ``rate`` requests a second, ``burst`` at once, per client address, to the
+    paths starting with ``prefix`` (with ``method``, if given); past it, ``message``."""
+
+    prefix: str
+    rate: float
+    burst: int
+    method: str | None = None
+    message: str = "too many requests: slow down"
+
+    def covers(self, path: str, method: str) -> bool:
+        """Whether a request counts against this rule."""
+        return path.startswith(self.prefix) and (self.method is None or method == self.method)
+
+
+class AddressRates:
+    """A token bucket per client address: ``rate`` requests a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, addresses: int = 50_000) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.addresses = addresses
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, address: str, now: float) -> float | None:
+        """Spend one request of ``address``: ``None``, or the seconds until it may."""
+        tokens, at = self.buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if tokens < 1.0:
+            self.buckets[address] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        if len(self.buckets) >= self.addresses and address not in self.buckets:
+            # forget the addresses whose buckets are full again: they owe nothing
+            full = self.burst / self.rate
+            self.buckets = {a: b for a, b in self.buckets.items() if now - b[1] < full}
+        self.buckets[address] = (tokens - 1.0, now)
+        return None
 
 
 def describe_errors(errors: Sequence[Any], most: int = 3) -> str:
@@ -193,12 +254,19 @@ async def _body_too_large(request: Request, exc: Exception) -> JSONResponse:
     return _error(413, "too_large", str(detail))
 
 
-def add_guards(app: FastAPI, *, max_body: int = MAX_BODY, api_docs: bool = False) -> None:
+def add_guards(
+    app: FastAPI,
+    *,
+    max_body: int = MAX_BODY,
+    api_docs: bool = False,
+    rates: Sequence[RateRule] = (),
+) -> None:
     """Guard ``app``'s HTTP answers: security headers on every one, 413 for a request body
     over ``max_body`` bytes, 422 ``bad_request`` naming the fields for a validation error
     (without the input), and no OpenAPI schema or docs pages unless ``api_docs`` (build the
     app with :func:`api_docs_options` as well; when they are served, the docs pages, which
-    load their scripts from a CDN, carry no Content-Security-Policy)."""
+    load their scripts from a CDN, carry no Content-Security-Policy). A client address past
+    one of the ``rates`` gets 429 before the app does any work for the request."""
     urls = (app.openapi_url, app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url)
     docs = frozenset(url for url in urls if url)
     app.add_middleware(
@@ -206,6 +274,7 @@ def add_guards(app: FastAPI, *, max_body: int = MAX_BODY, api_docs: bool = False
         max_body=max_body,
         hidden=frozenset() if api_docs else docs,
         bare=docs - {app.openapi_url} if api_docs else frozenset(),
+        rates=rates,
     )
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(BodyTooLarge, _body_too_large)
@@ -213,9 +282,11 @@ def add_guards(app: FastAPI, *, max_body: int = MAX_BODY, api_docs: bool = False
 
 __all__ = [
     "MAX_BODY",
+    "AddressRates",
     "BodyTooLarge",
     "DocsOptions",
     "GuardMiddleware",
+    "RateRule",
     "add_guards",
     "api_docs_options",
     "content_security_policy",

@@ -21,7 +21,8 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -71,6 +72,8 @@ HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeats of this process in the database."""
 EVICT_AFTER = 60.0
 """Seconds a finished or closed table nobody looks at stays in memory."""
+KEPT_GAMES = 128
+"""Finished hands kept in memory for replays and analyses (they never change)."""
 STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
 """What players are told while the database refuses writes."""
 
@@ -200,8 +203,11 @@ class Hub:
             self.limits.claims_per_client, self.limits.claims_window
         )
         self._analyses: dict[str, int] = {}
+        self._analysis_rate = RateLimiter(self.limits.analyses_per_minute, 60.0)
+        self._games: OrderedDict[str, StoredGame] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._background_waiting = 0
+        self._background_next = 0.0
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -791,12 +797,24 @@ class Hub:
             wait = table.last_move + self.bot_pace - self.now()
             if wait > 0:
                 await asyncio.sleep(wait)
+        if not people:
+            await self._background_turn()
         async with table.lock:
             table.thinking = None
             try:
                 await self._change(table, lambda r, now: r.bot_move(turn, action, now))
             except (StorageDown, RoomError) as e:
                 log.info("a bot move at table %s waits: %s", table.room.id, e)
+
+    async def _background_turn(self) -> None:
+        """Wait for a turn among the moves of tables of bots only: at most
+        ``background_moves_per_second`` of them on the whole server, one after another, so
+        that however many there are, the tables with people keep the server's time."""
+        now = self.now()
+        at = max(now, self._background_next)
+        self._background_next = at + 1.0 / self.limits.background_moves_per_second
+        if at > now:
+            await asyncio.sleep(at - now)
 
     def _replace_pool(self, pool: Executor) -> None:
         """A worker died: the pool takes no more work, so new workers take its place."""
@@ -810,26 +828,60 @@ class Hub:
         elif pool is self.background:
             self.background = bot_pool(workers, nice=10)
 
-    async def analyse(self, work: Callable[[], T], client: str) -> T:
-        """Run ``work`` (an analysis) on the background workers, at most
-        ``analyses_per_client`` at once per ``client`` and ``max_background`` waiting in all."""
-        running = self._analyses.get(client, 0)
-        if running >= self.limits.analyses_per_client:
+    @contextlib.asynccontextmanager
+    async def analysis_slot(self, *clients: str) -> AsyncIterator[None]:
+        """A place for one analysis: at most ``analyses_per_client`` at once for each of
+        ``clients`` (a browser, an address) and ``max_background`` on the server. Taken before
+        any work is done for the request, so that a refused one costs nothing."""
+        keys = [c for c in clients if c]
+        if any(self._analyses.get(k, 0) >= self.limits.analyses_per_client for k in keys):
             raise TooMany("one analysis at a time: wait for the one you asked for", 2.0)
         if self._background_waiting >= self.limits.max_background:
             raise ServerBusy("the server is busy analysing: try again in a moment")
-        self._analyses[client] = running + 1
+        now = self.now()
+        for k in keys:
+            wait = self._analysis_rate.check(k, now)
+            if wait is not None:
+                raise TooMany(f"many analyses lately: try again in {wait_text(wait)}", wait)
+        for k in keys:
+            self._analysis_rate.hit(k, now)
+        for k in keys:
+            self._analyses[k] = self._analyses.get(k, 0) + 1
         self._background_waiting += 1
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.background, work)
+            yield
         finally:
             self._background_waiting -= 1
-            left = self._analyses[client] - 1
-            if left:
-                self._analyses[client] = left
-            else:
-                del self._analyses[client]
+            for k in keys:
+                left = self._analyses[k] - 1
+                if left:
+                    self._analyses[k] = left
+                else:
+                    del self._analyses[k]
+
+    async def in_background(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the background workers (below the bots of tables with people)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.background, work)
+
+    async def game(self, game_id: str) -> StoredGame:
+        """The finished hand ``game_id`` (kept for the next asker: it never changes)."""
+        got = self._games.get(game_id)
+        if got is not None:
+            self._games.move_to_end(game_id)
+            return got
+        try:
+            got = await asyncio.to_thread(self.store.game, game_id[:64])
+        except Exception:
+            raise StorageDown(
+                "the server cannot read its games right now: try again soon"
+            ) from None
+        if got is None:
+            raise RoomError("unknown", "there is no such game")
+        self._games[game_id] = got
+        if len(self._games) > KEPT_GAMES:
+            self._games.popitem(last=False)
+        return got
 
     # ------------------------------------------------------------------ time
     async def _tick_forever(self) -> None:

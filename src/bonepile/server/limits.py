@@ -57,15 +57,31 @@ class Limits:
     """A table of bots only is closed after this long with nobody watching (it pauses
     meanwhile: bots play only while someone watches)."""
     analyses_per_client: int = 1
-    """Analyses one browser or address may have running or waiting at once."""
+    """Analyses one browser, and one address, may have running or waiting at once."""
+    analyses_per_minute: int = 30
+    """Analyses one browser, and one address, may ask for in a minute (stepping through a
+    replay asks for one a position)."""
     max_background: int = 6
-    """Analyses and bots-only moves waiting for the background workers at once."""
+    """Analyses running or waiting on the background workers at once."""
+    background_moves_per_second: float = 20.0
+    """Moves the tables of bots only make a second, all together: past it they wait their
+    turn (a table of bots moves at most every ``--bot-pace`` seconds while watched)."""
     messages_per_second: float = 20.0
     """Socket messages a connection may send a second, on average."""
     message_burst: int = 60
     """... and in one burst."""
     connections_per_address: int = 64
     """Connections (HTTP and sockets) one network address may hold open at once."""
+    requests_per_second: float = 20.0
+    """HTTP requests one network address may make a second, on average (a page and its files
+    are about 30, within the burst)..."""
+    request_burst: int = 100
+    """... and at once."""
+    api_requests_per_second: float = 5.0
+    """Of those, requests to the API (``/api/...``) a second: a person's browser makes a few
+    a minute, the game itself goes over its socket..."""
+    api_request_burst: int = 30
+    """... and at once."""
 
 
 def changed_limits(changes: Mapping[str, float]) -> Limits:

@@ -118,6 +118,9 @@ def serve(
         host=host,
         port=port,
         log_level="warning" if quiet else "info",
+        # a line for every request costs the server time that a flood of requests would
+        # multiply; the server's own log says what matters
+        access_log=False,
         ws_max_size=65536,
         # states after the first are patches of a few hundred bytes: compressing each one
         # cost the server more than it saved on the wire

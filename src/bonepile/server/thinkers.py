@@ -31,7 +31,8 @@ def think(spec: str, seed: int, v: View) -> Action:
 
 
 def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
-    """``workers`` processes to think in, ``nice`` steps below the server's priority.
+    """``workers`` processes to think in, ``nice`` steps below the server's priority (and,
+    with any ``nice``, in Linux's idle scheduling class: only on spare CPU time).
 
     They are spawned, never forked: a fork copies the server while its other threads (the
     database writer, the event loop's helpers) may hold locks, an import's among them, and a
@@ -72,6 +73,10 @@ def _start_worker(parent: int, nice: int) -> None:
         # a system that refuses: run at the same priority
         with contextlib.suppress(OSError):
             os.nice(nice)
+        # and on Linux, only on CPU time nothing else wants: a niced process still delays the
+        # server's thread handoffs, an idle-class one does not
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
