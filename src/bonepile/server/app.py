@@ -232,7 +232,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 
     @app.get("/api/lobby")
     async def lobby(request: Request) -> list[dict[str, Any]]:
-        return the_hub(request).lobby()
+        return the_hub(request).lobby.tables()
 
     @app.get("/api/replays")
     async def replays(
@@ -256,14 +256,14 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 
     @app.get("/api/replays/{game_id}")
     async def replay(game_id: str, request: Request, width: int = 40) -> dict[str, Any]:
-        g = await the_hub(request).game(game_id)
+        g = await the_hub(request).finished.get(game_id)
         data = await asyncio.to_thread(replay_frames, g.record, max(8, min(width, 400)))
         data.update({"id": g.id, "table": g.table_id, "hand": g.hand, "names": g.names})
         return data
 
     @app.get("/api/replays/{game_id}/record")
     async def record(game_id: str, request: Request) -> Response:
-        g = await the_hub(request).game(game_id)
+        g = await the_hub(request).finished.get(game_id)
         return Response(
             g.record,
             media_type="application/json",
@@ -277,8 +277,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         hub = the_hub(request)
         # the search runs in the background worker processes, not in the server's, at most
         # one at a time per browser and per address; a refused request costs nothing
-        async with hub.analysis_slot(owner(request), address(request)):
-            g = await hub.game(game_id)
+        async with hub.analyses.place(owner(request), address(request)):
+            g = await hub.finished.get(game_id)
             got: dict[str, Any] = await hub.in_background(
                 partial(analyse, g.record, ply, seat, level)
             )
@@ -293,9 +293,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         async def send(msg: dict[str, Any]) -> None:
             await ws.send_json(msg)
 
-        hub.lobby_watchers.add(send)
+        hub.lobby.watchers.add(send)
         try:
-            await send({"type": "lobby", "tables": hub.lobby()})
+            await send({"type": "lobby", "tables": hub.lobby.tables()})
             while True:  # nothing to hear: whatever comes is dropped
                 got = await ws.receive()
                 if got["type"] == "websocket.disconnect":
@@ -303,7 +303,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
-            hub.lobby_watchers.discard(send)
+            hub.lobby.watchers.discard(send)
 
     @app.websocket("/ws/table/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

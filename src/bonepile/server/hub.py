@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import logging
 import os
 import secrets
 import socket
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -35,9 +33,11 @@ from bonepile.games import get_game
 from bonepile.geometry import scene
 from bonepile.record import dump_record
 from bonepile.seeds import random_seed
+from bonepile.server.background import AnalysisPlaces, FinishedHands
 from bonepile.server.catalogue import BOT_SPECS
 from bonepile.server.collector import Collector
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
+from bonepile.server.lobby import Lobby, Send
 from bonepile.server.patch import diff
 from bonepile.server.room import (
     BotTurn,
@@ -48,20 +48,22 @@ from bonepile.server.room import (
     open_room,
     restore,
 )
-from bonepile.server.store import Store, StoredGame, VersionConflict, Write
+from bonepile.server.store import (
+    STORAGE_DOWN,
+    StorageDown,
+    Store,
+    StoredGame,
+    VersionConflict,
+    Write,
+)
 from bonepile.server.thinkers import bot_pool, think
 from bonepile.server.writer import Writer
 from bonepile.view import view
 
 log = logging.getLogger("bonepile.server")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 T = TypeVar("T")
 
-LOBBY_EVERY = 0.5
-"""Seconds the lobby's watchers wait for the changes of many tables to come as one list."""
-LOBBY_SIZE = 200
-"""Tables the lobby lists at most."""
 BOT_BUDGET = 30.0
 """Seconds a bot's move may take in its worker before the greedy player moves in its place
 (the search bot's levels take well under a second: this only catches a worker that hangs or a
@@ -72,19 +74,6 @@ HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeats of this process in the database."""
 EVICT_AFTER = 60.0
 """Seconds a finished or closed table nobody looks at stays in memory."""
-KEPT_GAMES = 128
-"""Finished hands kept in memory for replays and analyses (they never change)."""
-STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
-"""What players are told while the database refuses writes."""
-
-
-class StorageDown(BonepileError):
-    """The database refuses writes: the change was not made (nor shown); try it again later."""
-
-    code = "storage"
-
-    def __init__(self, message: str = STORAGE_DOWN) -> None:
-        super().__init__(message)
 
 
 @dataclass(eq=False)
@@ -184,13 +173,10 @@ class Hub:
         self.limits = limits or Limits()
         self.token_key = secret or secrets.token_bytes(32)
         self.tables: dict[str, Table] = {}
-        self.lobby_watchers: set[Send] = set()
+        self.lobby = Lobby()
         self.outage: Outage | None = None
         self.process_id = secrets.token_hex(8)
         self.started = self.now()
-        self._lobby_task: asyncio.Task[None] | None = None
-        self._lobby_cache: list[dict[str, Any]] | None = None
-        self._listed: dict[str, dict[str, Any]] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._probe: asyncio.Task[None] | None = None
         self._writer = Writer(store)
@@ -202,11 +188,9 @@ class Hub:
         self._claims_by_client = RateLimiter(
             self.limits.claims_per_client, self.limits.claims_window
         )
-        self._analyses: dict[str, int] = {}
-        self._analysis_rate = RateLimiter(self.limits.analyses_per_minute, 60.0)
-        self._games: OrderedDict[str, StoredGame] = OrderedDict()
+        self.analyses = AnalysisPlaces(self.limits, clock)
+        self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._background_waiting = 0
         self._background_next = 0.0
 
     # ------------------------------------------------------------------ life
@@ -231,7 +215,8 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop the clock task and the bots."""
-        for task in (self._ticker, self._probe, self._lobby_task):
+        await self.lobby.stop()
+        for task in (self._ticker, self._probe):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -421,7 +406,6 @@ class Hub:
         table = Table(room, idle_since=now, creator=creator, stored_status=room.status, created=now)
         self.tables[room.id] = table
         self._relist(table)
-        self._lobby_changed()
         self._schedule_bot(table)
         return table
 
@@ -531,26 +515,13 @@ class Hub:
         return new_id
 
     # ------------------------------------------------------------------ the lobby
-    def lobby(self) -> list[dict[str, Any]]:
-        """Tables with free seats or in play, for the lobby (open ones first, newest first).
-        Its cost does not grow with the tables ever stored: each table's line is made when it
-        changes, and the list once per change of any."""
-        if self._lobby_cache is None:
-            self._lobby_cache = heapq.nsmallest(
-                LOBBY_SIZE,
-                self._listed.values(),
-                key=lambda t: (t["status"] != "open", -t["created"]),
-            )
-        return self._lobby_cache
-
     def _relist(self, table: Table) -> None:
         """Make the table's lobby line again (or drop it, for a table that ended)."""
         room = table.room
-        self._lobby_cache = None
         if room.status in ("over", "closed") or room.id not in self.tables:
-            self._listed.pop(room.id, None)
+            self.lobby.relist(room.id, None)
             return
-        self._listed[room.id] = {
+        line = {
             "id": room.id,
             "game": room.config.game,
             "title": get_game(room.config.game).title,
@@ -562,23 +533,7 @@ class Hub:
             "watchers": sum(c.seat is None for c in table.conns),
             "created": table.created,
         }
-
-    def _lobby_changed(self) -> None:
-        """Tables changed: the lobby's watchers get the new list once the changes of the next
-        :data:`LOBBY_EVERY` seconds are in (one list for many moves, built off every table's
-        lock, so that a slow watcher never holds up a game)."""
-        if not self.lobby_watchers or (self._lobby_task and not self._lobby_task.done()):
-            return
-        self._lobby_task = asyncio.create_task(self._send_lobby())
-
-    async def _send_lobby(self) -> None:
-        await asyncio.sleep(LOBBY_EVERY)
-        message = {"type": "lobby", "tables": self.lobby()}  # built once for every watcher
-        watchers = list(self.lobby_watchers)
-        sent = await asyncio.gather(*(send(message) for send in watchers), return_exceptions=True)
-        for send, outcome in zip(watchers, sent, strict=True):
-            if isinstance(outcome, BaseException):
-                self.lobby_watchers.discard(send)
+        self.lobby.relist(room.id, line)
 
     # ------------------------------------------------------------------ connections
     async def connect(
@@ -610,7 +565,6 @@ class Hub:
                 with contextlib.suppress(StorageDown):  # the clock task tries again
                     await self._change(table, lambda r, now: r.hand_back(seat, now))
             self._relist(table)
-            self._lobby_changed()
             self._schedule_bot(table)
         return conn
 
@@ -628,7 +582,6 @@ class Hub:
                 if conn.seat is not None:
                     table.room.disconnected(conn.seat, self.now())
                 self._relist(table)
-                self._lobby_changed()
 
         await _unbroken(run())
 
@@ -700,7 +653,6 @@ class Hub:
             await self._demote_retired(table)
             await self._send_all(table)
             self._relist(table)
-            self._lobby_changed()
         self._schedule_bot(table)
 
     async def _demote_retired(self, table: Table) -> None:
@@ -828,60 +780,10 @@ class Hub:
         elif pool is self.background:
             self.background = bot_pool(workers, nice=10)
 
-    @contextlib.asynccontextmanager
-    async def analysis_slot(self, *clients: str) -> AsyncIterator[None]:
-        """A place for one analysis: at most ``analyses_per_client`` at once for each of
-        ``clients`` (a browser, an address) and ``max_background`` on the server. Taken before
-        any work is done for the request, so that a refused one costs nothing."""
-        keys = [c for c in clients if c]
-        if any(self._analyses.get(k, 0) >= self.limits.analyses_per_client for k in keys):
-            raise TooMany("one analysis at a time: wait for the one you asked for", 2.0)
-        if self._background_waiting >= self.limits.max_background:
-            raise ServerBusy("the server is busy analysing: try again in a moment")
-        now = self.now()
-        for k in keys:
-            wait = self._analysis_rate.check(k, now)
-            if wait is not None:
-                raise TooMany(f"many analyses lately: try again in {wait_text(wait)}", wait)
-        for k in keys:
-            self._analysis_rate.hit(k, now)
-        for k in keys:
-            self._analyses[k] = self._analyses.get(k, 0) + 1
-        self._background_waiting += 1
-        try:
-            yield
-        finally:
-            self._background_waiting -= 1
-            for k in keys:
-                left = self._analyses[k] - 1
-                if left:
-                    self._analyses[k] = left
-                else:
-                    del self._analyses[k]
-
     async def in_background(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the background workers (below the bots of tables with people)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.background, work)
-
-    async def game(self, game_id: str) -> StoredGame:
-        """The finished hand ``game_id`` (kept for the next asker: it never changes)."""
-        got = self._games.get(game_id)
-        if got is not None:
-            self._games.move_to_end(game_id)
-            return got
-        try:
-            got = await asyncio.to_thread(self.store.game, game_id[:64])
-        except Exception:
-            raise StorageDown(
-                "the server cannot read its games right now: try again soon"
-            ) from None
-        if got is None:
-            raise RoomError("unknown", "there is no such game")
-        self._games[game_id] = got
-        if len(self._games) > KEPT_GAMES:
-            self._games.popitem(last=False)
-        return got
 
     # ------------------------------------------------------------------ time
     async def _tick_forever(self) -> None:
@@ -962,7 +864,6 @@ class Hub:
             table.thinking.cancel()
         self.tables.pop(table.room.id, None)
         self._relist(table)
-        self._lobby_changed()
 
 
 async def _unbroken(work: Awaitable[T]) -> T:

@@ -95,6 +95,19 @@ processes_t = Table(
 )
 
 
+STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
+"""What players are told while the database refuses writes."""
+
+
+class StorageDown(BonepileError):
+    """The database refuses writes: the change was not made (nor shown); try it again later."""
+
+    code = "storage"
+
+    def __init__(self, message: str = STORAGE_DOWN) -> None:
+        super().__init__(message)
+
+
 class StoreError(BonepileError):
     """The database cannot be opened or used."""
 
@@ -592,10 +605,12 @@ def _safe(url: str) -> str:
 
 
 __all__ = [
+    "STORAGE_DOWN",
     "Changes",
     "Faults",
     "Heartbeat",
     "NewTable",
+    "StorageDown",
     "Store",
     "StoreError",
     "StoredGame",
