@@ -37,7 +37,7 @@ def positions(record: str) -> list[tuple[State[Any], dict[str, Any] | None]]:
     return out
 
 
-def replay_frames(record: str, width: int) -> dict[str, Any]:
+def replay_frames(record: str, width: int, height: int | None = None) -> dict[str, Any]:
     """The replay of a kept hand: per position the table's scene, every hand, the seat to
     act, the turn that led there and the scores; plus the game's facts."""
     frames = []
@@ -48,7 +48,7 @@ def replay_frames(record: str, width: int) -> dict[str, Any]:
             first = spectator
         frames.append(
             {
-                "scene": scene(spectator.layout, width=width).to_json(),
+                "scene": scene(spectator.layout, width=width, height=height).to_json(),
                 "hands": [[str(t) for t in view(state, k).hand] for k in range(state.players)],
                 "hand_sizes": list(spectator.hand_sizes),
                 "boneyard": spectator.boneyard_size,

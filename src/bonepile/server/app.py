@@ -255,9 +255,12 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         ]
 
     @app.get("/api/replays/{game_id}")
-    async def replay(game_id: str, request: Request, width: int = 40) -> dict[str, Any]:
+    async def replay(
+        game_id: str, request: Request, width: int = 40, height: int | None = None
+    ) -> dict[str, Any]:
         g = await the_hub(request).finished.get(game_id)
-        data = await asyncio.to_thread(replay_frames, g.record, max(8, min(width, 400)))
+        tall = None if height is None else max(4, min(height, 400))
+        data = await asyncio.to_thread(replay_frames, g.record, max(8, min(width, 400)), tall)
         data.update({"id": g.id, "table": g.table_id, "hand": g.hand, "names": g.names})
         return data
 
@@ -326,7 +329,12 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
                 if not isinstance(hello, Hello):
                     raise ProtocolError("the first message is a hello")
                 conn = await hub.connect(
-                    table_id, hello.token, send, hello.width, patches=hello.patches
+                    table_id,
+                    hello.token,
+                    send,
+                    hello.width,
+                    patches=hello.patches,
+                    height=hello.height,
                 )
             except (BonepileError, TimeoutError) as e:
                 code = getattr(e, "code", "hello")
@@ -402,7 +410,7 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
             new_id = await hub.rematch(table_id, conn)
             await send({"type": "rematch", "table": new_id})
         elif isinstance(msg, Resize):
-            conn.width = msg.width
+            conn.width, conn.height = msg.width, msg.height
             await hub.resend(table_id, conn)
         elif isinstance(msg, Ping):
             await send({"type": "pong", "v": hub.get(table_id).room.version})

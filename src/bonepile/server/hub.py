@@ -83,6 +83,7 @@ class Connection:
     send: Send
     seat: int | None
     width: int = 40
+    height: int | None = None
     key: str = field(default_factory=lambda: secrets.token_hex(8))
     patches: bool = False
     """Whether the client takes each state after the first as a patch on the one before."""
@@ -126,17 +127,17 @@ class Table:
     creator: str = ""
     created: float = 0.0
     """When the table was made (the lobby's order; never a time that moves with play)."""
-    scenes: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    scenes: dict[tuple[int, int, int | None], dict[str, Any]] = field(default_factory=dict)
 
-    def scene(self, width: int) -> dict[str, Any]:
-        """The table's scene at ``width``, worked out once per version and width (every
-        connection of that width gets the same one)."""
-        key = (self.room.version, width)
+    def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
+        """The table's scene for a screen ``width`` by ``height``, worked out once per version
+        and size (every connection of that size gets the same one)."""
+        key = (self.room.version, width, height)
         got = self.scenes.get(key)
         if got is None:
-            if len(self.scenes) > 8 or any(v != key[0] for v, _ in self.scenes):
+            if len(self.scenes) > 8 or any(k[0] != key[0] for k in self.scenes):
                 self.scenes.clear()
-            got = self.scenes[key] = _scene(self.room, width)
+            got = self.scenes[key] = _scene(self.room, width, height)
         return got
 
 
@@ -537,10 +538,17 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
     async def connect(
-        self, table_id: str, token: str | None, send: Send, width: int, patches: bool = False
+        self,
+        table_id: str,
+        token: str | None,
+        send: Send,
+        width: int,
+        patches: bool = False,
+        height: int | None = None,
     ) -> Connection:
-        """A client socket joins the table (as its seat, or watching); with ``patches`` it is
-        sent each state after the first as a patch."""
+        """A client socket joins the table (as its seat, or watching), its screen ``width`` by
+        ``height`` tile halves; with ``patches`` it is sent each state after the first as a
+        patch."""
         table = await self.load(table_id)
         async with table.lock:
             room = table.room
@@ -552,6 +560,7 @@ class Hub:
                 send,
                 seat,
                 width,
+                height,
                 patches=patches,
                 token=None if seat is None else room.seats[seat].token,
                 bucket=TokenBucket(limits.messages_per_second, limits.message_burst, self.now()),
@@ -677,7 +686,7 @@ class Hub:
 
     async def _send(self, table: Table, conn: Connection) -> None:
         snap = table.room.snapshot(conn.seat, self.now())
-        snap["scene"] = table.scene(conn.width)
+        snap["scene"] = table.scene(conn.width, conn.height)
         snap["notice"] = self.notice()
         try:
             await conn.send(conn.message(snap))
@@ -911,9 +920,9 @@ def _table_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
 
-def _scene(room: Room, width: int) -> dict[str, Any]:
-    """Where every tile of the table goes, for a screen ``width`` tile halves wide."""
-    return scene(view(room.state, None).layout, width=width).to_json()
+def _scene(room: Room, width: int, height: int | None) -> dict[str, Any]:
+    """Where every tile of the table goes, for a screen ``width`` by ``height`` tile halves."""
+    return scene(view(room.state, None).layout, width=width, height=height).to_json()
 
 
 __all__ = [

@@ -29,13 +29,15 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     """First message: who I am (a seat's secret token, or none to watch), the version I have
-    (``since``, -1 for none), the width in tile halves my screen fits, and whether I take
-    patches."""
+    (``since``, -1 for none), the width (and height) in tile halves my screen fits, and
+    whether I take patches."""
 
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=64)
     since: int = Field(default=-1, ge=-1)
     width: int = Field(default=40, ge=8, le=400)
+    height: int | None = Field(default=None, ge=4, le=400)
+    """The table is folded to this height too (``None``: it may grow down without end)."""
     patches: bool = False
     """Send each state after the first as a ``patch`` on the one before (docs/server.md)."""
 
@@ -77,10 +79,11 @@ class Rematch(_Message):
 
 
 class Resize(_Message):
-    """My screen now fits ``width`` tile halves."""
+    """My screen now fits ``width`` (and ``height``) tile halves."""
 
     type: Literal["resize"]
     width: int = Field(ge=8, le=400)
+    height: int | None = Field(default=None, ge=4, le=400)
 
 
 class Ping(_Message):

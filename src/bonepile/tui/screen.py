@@ -276,10 +276,10 @@ def _prompt(frame: Frame, width: int) -> list[tuple[str, str, int | None, str]]:
 
 
 def _draw_middle(
-    frame: Frame, width: int
+    frame: Frame, width: int, height: int
 ) -> tuple[Canvas, Box | None, Box | None, dict[tuple[int, int], Box]]:
-    """The table (or the board) at ``width``: its canvas, the cells of the last tile and of
-    the first, and the cells of the lettered ends."""
+    """The table (or the board) in ``width`` by ``height`` cells: its canvas, the cells of
+    the last tile and of the first, and the cells of the lettered ends."""
     layout = frame.view.layout
     if isinstance(layout, Layout):
         labels: dict[tuple[int, int], str] = {}
@@ -288,7 +288,7 @@ def _draw_middle(
             if end is not None and k < len(LETTERS):
                 labels[(end.anchor, end.slot)] = LETTERS[k]
         last = len(layout.placements) - 1
-        drawn = draw_table(layout, width, labels, last=last if last >= 0 else None)
+        drawn = draw_table(layout, width, labels, last=last if last >= 0 else None, height=height)
         return drawn.canvas, drawn.focus, drawn.tiles.get(0), dict(drawn.ends)
     preview = None
     if frame.choices and 0 <= frame.focus < len(frame.choices):
@@ -318,7 +318,9 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     hits: list[Hit] = []
     wide = width >= WIDE
     main_w = width - SIDE - 1 if wide else width
-    table, focus, root, end_boxes = _draw_middle(frame, main_w)
+    # the rows the table may take: all but the title, a line of seats, the hand, a line of
+    # log (when it is not beside the table), the prompt and the keys
+    table, focus, root, end_boxes = _draw_middle(frame, main_w, max(6, height - 7 + wide))
     if not wide and isinstance(view.layout, BoardLayout) and width - table.width > 26:
         wide, main_w = True, table.width  # room for the log beside the board
     side_w = width - main_w - 1

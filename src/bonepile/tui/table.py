@@ -104,12 +104,15 @@ def draw_table(
     width: int,
     labels: Mapping[tuple[int, int], str] | None = None,
     last: int | None = None,
+    height: int | None = None,
 ) -> Drawn:
-    """The table for a screen ``width`` columns across: every tile of ``layout``, the open
-    ends (``labels`` letters some of them, by ``(anchor, slot)``), the tile at index ``last``
-    marked."""
+    """The table for a screen ``width`` columns across (and ``height`` rows down, if given:
+    the arms fold to fit them): every tile of ``layout``, the open ends (``labels`` letters
+    some of them, by ``(anchor, slot)``), the tile at index ``last`` marked."""
     labels = labels or {}
-    sc: Scene = scene(layout, width=max(1, width // UNIT_W))
+    # a unit is one row; a half-unit offset takes a row more
+    tall = None if height is None else max(1, height - 1)
+    sc: Scene = scene(layout, width=max(1, width // UNIT_W), height=tall)
     if not sc.tiles:
         c = Canvas(min(width, 40), 1)
         c.put(0, 0, "(nobody has played yet)", OPEN)

@@ -1,9 +1,11 @@
-// A pannable, zoomable SVG viewport for the table: fits the layout to the area, never
-// shrinks tiles below a readable size (then lets you drag, pinch, wheel or use the buttons).
+// A pannable, zoomable SVG viewport for the table: fits the whole layout to the area (the
+// server folds it to the area's shape, so it shows at a readable size), and lets you zoom in
+// and drag, pinch, wheel or use the buttons; "Fit" shows it all again.
 import { h, s, n } from "./dom.js";
 
 export class Viewport {
-  /** container: an element that gets the <svg>; opts: {floor, cap, margin} in px per unit. */
+  /** container: an element that gets the <svg>; opts: {floor, cap, margin} in px per unit
+   * (floor: the least scale zooming out goes to, when the whole box already shows larger). */
   constructor(container, opts = {}) {
     this.container = container;
     this.floor = opts.floor || 22;
@@ -60,10 +62,11 @@ export class Viewport {
     else this._apply();
   }
 
+  /** Show the whole box, as large as it fits (never larger than the cap). */
   fit() {
     this.userMoved = false;
     const [x0, y0, x1, y1] = this.box;
-    this.k = Math.max(this.floor, Math.min(this.cap, this.fitScale()));
+    this.k = Math.max(2, Math.min(this.cap, this.fitScale()));
     this.tx = this.width / 2 - ((x0 + x1) / 2) * this.k;
     this.ty = this.height / 2 - ((y0 + y1) / 2) * this.k;
     this._apply();

@@ -61,10 +61,14 @@ export function mountReplay(root, id, query) {
   let destroyed = false;
   let view = null;
   const start = async () => {
+    // the replay's felt: the column's width (at most 900 px) by min(64vh, 620px), 52vh on a phone
     const width = Math.max(12, Math.min(120, Math.floor(Math.min(column.clientWidth || window.innerWidth, 900) / 28)));
+    const phone = window.matchMedia("(max-width: 600px)").matches;
+    const tall = phone ? window.innerHeight * 0.52 : Math.min(window.innerHeight * 0.64, 620);
+    const height = Math.max(8, Math.min(120, Math.floor(tall / 28)));
     let data;
     try {
-      data = await api.get(`/api/replays/${encodeURIComponent(id)}?width=${width}`);
+      data = await api.get(`/api/replays/${encodeURIComponent(id)}?width=${width}&height=${height}`);
     } catch (e) {
       column.replaceChildren(h("h1", {}, "Replay"), errorBox(e.message), h("p", {}, h("a", { href: "/replays" }, "All replays")));
       return;

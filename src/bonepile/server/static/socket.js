@@ -13,10 +13,11 @@ export class TableSocket {
    * handlers: {state(msg), ack(msg), error(msg), rematch(msg), status(name, detail)}
    * status names: "connecting", "online", "offline", "closed".
    */
-  constructor(tableId, { token = null, width = 40, handlers = {} } = {}) {
+  constructor(tableId, { token = null, width = 40, height = null, handlers = {} } = {}) {
     this.tableId = tableId;
     this.token = token;
     this.width = width;
+    this.height = height;
     this.handlers = handlers;
     this.ws = null;
     this.v = -1;
@@ -63,7 +64,7 @@ export class TableSocket {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
       this.doc = null;
-      this._send({ type: "hello", token: this.token, since: this.v, width: this.width, patches: true });
+      this._send({ type: "hello", token: this.token, since: this.v, width: this.width, height: this.height, patches: true });
       for (const move of this.pending.values()) this._send({ type: "move", ...move });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this._ping(), PING_EVERY);
@@ -199,10 +200,12 @@ export class TableSocket {
     return this._send(obj);
   }
 
-  setWidth(width) {
-    if (width === this.width) return;
+  /** The felt now fits width by height tile halves: the server folds the table to it. */
+  setSize(width, height) {
+    if (width === this.width && height === this.height) return;
     this.width = width;
-    this._send({ type: "resize", width });
+    this.height = height;
+    this._send({ type: "resize", width, height });
   }
 
   /** Reconnect at once (a new token, the network is back). */

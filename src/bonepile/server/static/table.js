@@ -80,7 +80,7 @@ class TablePage {
     this.onKey = (e) => this.keydown(e);
     document.addEventListener("keydown", this.onKey);
     this.clockTimer = setInterval(() => this.tickClocks(), 250);
-    this.sendWidth = debounce(() => { if (this.socket) this.socket.setWidth(this.widthUnits()); }, 400);
+    this.sendSize = debounce(() => { if (this.socket) this.socket.setSize(...this.sizeUnits()); }, 400);
     document.body.classList.add("no-scroll");
   }
 
@@ -112,7 +112,8 @@ class TablePage {
     this.token = token || null;
     this.socket = new TableSocket(this.id, {
       token: this.token,
-      width: this.widthUnits(),
+      width: this.sizeUnits()[0],
+      height: this.sizeUnits()[1],
       handlers: {
         state: (m) => this.onState(m),
         ack: (m) => this.onAck(m),
@@ -136,13 +137,16 @@ class TablePage {
     this.statusText.textContent = message;
   }
 
-  widthUnits() {
+  /** The felt's width and height in tile halves of 28 px: the server folds the table to
+   * fit both, so that it shows whole at a readable size. */
+  sizeUnits() {
     const w = this.felt.clientWidth || window.innerWidth;
-    return Math.max(12, Math.min(120, Math.floor(w / 28)));
+    const hh = this.felt.clientHeight || Math.round(window.innerHeight * 0.5);
+    return [Math.max(12, Math.min(120, Math.floor(w / 28))), Math.max(8, Math.min(120, Math.floor(hh / 28)))];
   }
 
   resized() {
-    this.sendWidth();
+    this.sendSize();
   }
 
   /** Every seat's display name, made distinct ("Greedy bot 2") when several share one. */
