@@ -45,7 +45,8 @@ class TileBox:
     top/left and bottom/right halves, who played it, whether it is a double and whether it
     was played wild on a 13. ``index`` is its place in the layout's placements. ``detached``
     marks the rare tile that found no room next to its parent even after a refold: it lies at
-    the nearest free place and a client draws a link to its parent."""
+    the nearest free place and a client draws a link to its ``parent`` (the index of the tile
+    it hangs from, ``None`` for the first)."""
 
     index: int
     tile: Tile
@@ -58,6 +59,7 @@ class TileBox:
     double: bool
     wild: bool = False
     detached: bool = False
+    parent: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (the tile in notation)."""
@@ -73,6 +75,7 @@ class TileBox:
             "double": self.double,
             "wild": self.wild,
             "detached": self.detached,
+            "parent": self.parent,
         }
 
 
@@ -286,7 +289,9 @@ def _lay_tree(
         # the inner half lies back toward the parent, opposite to the way the tile points
         pips = (inner, inner) if p.across else _pips(OPPOSITE[going], inner, outer)
         wild = p.joins is not None and p.joins != p.inner
-        boxes.append(TileBox(i, p.tile, *box, pips, p.seat, p.across, wild, detached))
+        boxes.append(
+            TileBox(i, p.tile, *box, pips, p.seat, p.across, wild, detached, p.parent)
+        )
         laid.append(_Laid(box, going, [_exits_of(box, going, p.across)]))
         _keep_fronts(fronts, kept, i, p, laid[i])
     return boxes, laid, used, grid

@@ -172,9 +172,19 @@ export function ghostPips(tile, end) {
  * Returns {tiles: Map(index -> el), ends: Map(key -> el)}.
  */
 export function drawScene(group, scene, opts = {}) {
+  const linksLayer = s("g", { class: "layer-links" });
   const tilesLayer = s("g", { class: "layer-tiles" });
   const endsLayer = s("g", { class: "layer-ends" });
-  group.replaceChildren(tilesLayer, endsLayer);
+  group.replaceChildren(linksLayer, tilesLayer, endsLayer);
+  // a tile or an open end that found no room next to its tile lies apart: a line joins them
+  const centre = (b) => [b.x + b.w / 2, b.y + b.h / 2];
+  const link = (from, to) => {
+    if (!from || !to) return;
+    const [x1, y1] = centre(from), [x2, y2] = centre(to);
+    linksLayer.append(s("line", { class: "link", x1: n(x1), y1: n(y1), x2: n(x2), y2: n(y2) }));
+  };
+  for (const t of scene.tiles || []) if (t.detached) link(t, scene.tiles[t.parent]);
+  for (const e of scene.ends || []) if (e.detached) link(e, scene.tiles[e.anchor]);
   const out = { tiles: new Map(), ends: new Map() };
   const starterFat = scene.family === "fat_spinner";
   for (const t of scene.tiles || []) {
