@@ -12,6 +12,8 @@ export class Viewport {
     this.cap = opts.cap || 58;
     this.margin = opts.margin === undefined ? 0.8 : opts.margin;
     this.box = [-2, -2, 2, 2];
+    // px along each edge kept clear for what lies over the felt (facts, effects, buttons)
+    this.insets = { top: 0, right: 0, bottom: 0, left: 0 };
     this.k = 30;
     this.tx = 0;
     this.ty = 0;
@@ -48,11 +50,29 @@ export class Viewport {
     if (this.onResize) this.onResize(w, hh);
   }
 
-  /** The scale that shows the whole box. */
+  /** The part of the area clear of the overlays: {x, y, w, h} in px. */
+  clear() {
+    const i = this.insets;
+    const w = Math.max(40, this.width - i.left - i.right), hh = Math.max(40, this.height - i.top - i.bottom);
+    return { x: i.left, y: i.top, w, h: hh };
+  }
+
+  /** The scale that shows the whole box in the clear part of the area. */
   fitScale() {
     const [x0, y0, x1, y1] = this.box;
     const bw = x1 - x0 + 2 * this.margin, bh = y1 - y0 + 2 * this.margin;
-    return Math.min(this.width / bw, this.height / bh);
+    const c = this.clear();
+    return Math.min(c.w / bw, c.h / bh);
+  }
+
+  /** Keep {top, right, bottom, left} px clear of the table (what lies over those edges). */
+  setInsets(insets) {
+    const next = { top: 0, right: 0, bottom: 0, left: 0, ...insets };
+    const i = this.insets;
+    if (["top", "right", "bottom", "left"].every((k) => Math.abs(i[k] - next[k]) < 1)) return;
+    this.insets = next;
+    if (!this.userMoved) this.fit();
+    else this._apply();
   }
 
   /** Set the content's box; refits unless the player moved the view. */
@@ -67,21 +87,22 @@ export class Viewport {
     this.userMoved = false;
     const [x0, y0, x1, y1] = this.box;
     this.k = Math.max(2, Math.min(this.cap, this.fitScale()));
-    this.tx = this.width / 2 - ((x0 + x1) / 2) * this.k;
-    this.ty = this.height / 2 - ((y0 + y1) / 2) * this.k;
+    const c = this.clear();
+    this.tx = c.x + c.w / 2 - ((x0 + x1) / 2) * this.k;
+    this.ty = c.y + c.h / 2 - ((y0 + y1) / 2) * this.k;
     this._apply();
   }
 
   /** Pan (without zooming) so that the box {x, y, w, h} is in view. */
   ensureVisible(b) {
     const pad = 0.6 * this.k;
-    const padRight = Math.max(pad, 48); // the zoom buttons
+    const c = this.clear();
     const left = b.x * this.k + this.tx, right = (b.x + b.w) * this.k + this.tx;
     const top = b.y * this.k + this.ty, bottom = (b.y + b.h) * this.k + this.ty;
-    if (left < pad) this.tx += pad - left;
-    else if (right > this.width - padRight) this.tx -= right - (this.width - padRight);
-    if (top < pad) this.ty += pad - top;
-    else if (bottom > this.height - pad) this.ty -= bottom - (this.height - pad);
+    if (left < c.x + pad) this.tx += c.x + pad - left;
+    else if (right > c.x + c.w - pad) this.tx -= right - (c.x + c.w - pad);
+    if (top < c.y + pad) this.ty += c.y + pad - top;
+    else if (bottom > c.y + c.h - pad) this.ty -= bottom - (c.y + c.h - pad);
     this._apply();
   }
 

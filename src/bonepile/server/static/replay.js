@@ -160,6 +160,8 @@ class ReplayView {
   render(newFrom) {
     const f = this.frames[this.ply];
     const names = this.names;
+    // the zoom buttons lie along the felt's bottom: the table is fitted above them
+    if (this.felt.clientHeight) this.vp.setInsets({ bottom: this.felt.clientHeight - this.vp.controls.offsetTop + 4 });
     if (f.scene.family === "board" && this.data.board) {
       drawBoard(this.vp.content, this.data.board, {
         tiles: f.scene.tiles, positions: f.positions || f.public.positions, players: this.data.players, names, newFrom,

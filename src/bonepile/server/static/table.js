@@ -146,6 +146,7 @@ class TablePage {
   }
 
   resized() {
+    this.keepClear();
     this.sendSize();
   }
 
@@ -340,12 +341,12 @@ class TablePage {
         const d = describeEvent(e, name);
         if (!d || !d.effect) continue;
         const el = h("div", { class: ["effect", `effect-${e.type}`] }, d.short || d.text);
-        this.effects.append(el);
+        this.effects.prepend(el); // the newest first, where the strip never cuts it
         setTimeout(() => el.classList.add("leaving"), 2400);
         setTimeout(() => el.remove(), 2800);
       }
     }
-    while (this.effects.children.length > 3) this.effects.firstElementChild.remove();
+    while (this.effects.children.length > 3) this.effects.lastElementChild.remove();
   }
 
   // ------------------------------------------------------------------ drawing
@@ -464,6 +465,15 @@ class TablePage {
     const maxPip = st.view.options && (st.view.options.max_pip || (st.game === "super_dominoes" ? 15 : 0));
     if (maxPip > 9) chips.push(chip("10–15 are numerals", "chip-legend", "Pips 0–9 are dots; 10 to 15 are shown as numerals on a coloured square. Every number has its own colour."));
     this.factsBox.replaceChildren(...chips);
+    this.keepClear();
+  }
+
+  /** Keep the table clear of what lies over the felt: the facts along the top, the strip of
+   * effects and zoom buttons along the bottom. */
+  keepClear() {
+    const facts = this.factsBox.childElementCount ? this.factsBox.offsetTop + this.factsBox.offsetHeight + 4 : 0;
+    const strip = this.felt.clientHeight - Math.min(this.effects.offsetTop, this.viewport.controls.offsetTop) + 4;
+    this.viewport.setInsets({ top: facts, bottom: Math.max(0, strip) });
   }
 
   renderStatus() {
