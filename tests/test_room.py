@@ -290,6 +290,108 @@ def test_a_player_out_of_time_has_the_bot_play_their_turn_and_gets_the_increment
     assert room.seats[k].bank == pytest.approx(2.0)  # emptied, then the increment
 
 
+def test_out_of_time_the_bot_plays_on_and_says_so_until_the_player_takes_the_seat_back() -> None:
+    room, _ = seated(clock=(10.0, 2.0))
+    k = room.state.actor
+    assert k is not None
+    room.connected(k, 0.0)
+    turn = room.bot_turn(10.5)
+    assert turn is not None and room.bot_move(turn, turn.view.legal[0], 10.5)
+    seat = room.snapshot(None, 10.5)["seats"][k]
+    assert seat["away_bot"] and seat["away_why"] == "time"
+    assert not room.hand_back(k, 11.0)  # being connected is not enough: they ask for it
+    # every move a bot made for the player is marked, in everyone's snapshot
+    now = 11.0
+    while room.state.actor != k and not room.state.is_over:
+        assert bot_step_as_other(room, k, now)
+        now += 1.0
+    if not room.state.is_over:
+        with pytest.raises(RoomError) as e:
+            room.move(k, str(room.state.legal_actions()[0]), "m", room.version, now)
+        assert e.value.code == "away"
+        turn = room.bot_turn(now)
+        assert turn is not None and turn.why == "time"
+        assert room.bot_move(turn, turn.view.legal[0], now)
+    marked = room.snapshot(1 - k, now)["made_for"]
+    assert marked[0] == [0, k, "time"] and all(m[1] == k and m[2] == "time" for m in marked)
+    assert len(marked) == (1 if room.state.is_over else 2)
+    if room.state.is_over:
+        return
+    room.take_seat(k, now)
+    assert not room.seats[k].away_bot and room.seats[k].bank == pytest.approx(10.0)
+    with pytest.raises(RoomError):
+        room.take_seat(k, now)  # already theirs
+
+
+def bot_step_as_other(room: Room, k: int, now: float) -> bool:
+    """The other player (not ``k``) makes the first legal move."""
+    actor = room.state.actor
+    assert actor is not None and actor != k
+    room.move(actor, str(room.state.legal_actions()[0]), f"o{now}", room.version, now)
+    return True
+
+
+def test_leaving_before_the_start_opens_the_seat_and_after_it_a_bot_plays_it() -> None:
+    room = open_room("t", config(seats=("open", "open", "open")), 0.0)
+    _, token = room.join("a", "Ann", 0.0)
+    room.leave(0, 1.0)
+    assert room.seats[0].kind == "open" and room.seat_of_token(token) is None
+    room.join("a", "Ann", 2.0)
+    room.join("b", "Bob", 2.0)
+    _, c = room.join("c", "Cy", 2.0)
+    assert room.status == "playing"
+    room.leave(2, 3.0)
+    seat = room.snapshot(None, 3.0)["seats"][2]
+    assert seat["kind"] == "bot" and seat["left"] == "Cy" and "left" in seat["name"]
+    assert room.seat_of_token(c) is None
+    # the bot plays the seat: the game never waits for a player who left
+    now = 4.0
+    while room.state.actor == 2:
+        assert bot_step(room, now)
+        now += 1.0
+    with pytest.raises(RoomError):
+        room.leave(2, now)  # nobody sits there any more
+
+
+def test_only_a_player_alone_with_bots_may_end_the_table_or_take_a_move_back() -> None:
+    room, _ = seated()
+    with pytest.raises(RoomError):
+        room.end_table(0, 1.0)
+    with pytest.raises(RoomError):
+        room.takeback(0, 1.0)
+    alone = open_room("t", config(seats=("open", "greedy")), 0.0)
+    alone.join("a", "Ann", 0.0)
+    alone.end_table(0, 1.0)
+    assert alone.status == "closed"
+    with pytest.raises(RoomError):
+        alone.move(0, "pass", "m", alone.version, 2.0)
+
+
+def test_a_takeback_against_bots_undoes_my_last_move_and_the_bots_after_it() -> None:
+    room = open_room("t", config(seats=("open", "greedy", "greedy"), seed=3), 0.0)
+    room.join("a", "Ann", 0.0)
+    with pytest.raises(RoomError):
+        room.takeback(0, 0.5)  # nothing of mine to take back yet
+    now, mine = 1.0, []
+    while len(mine) < 2 and not room.state.is_over:
+        if room.state.actor == 0:
+            mine.append((room.state.ply, room.state))
+            action = str(room.state.legal_actions()[-1])
+            room.move(0, action, f"m{now}", room.version, now)
+        else:
+            assert bot_step(room, now)
+        now += 1.0
+    assert len(mine) == 2, "the hand ended too soon for this seed"
+    ply, before = mine[-1]
+    assert room.takeback(0, now) == ply
+    assert room.state.ply == ply and room.state.actor == 0
+    assert view(room.state, 0).to_json() == view(before, 0).to_json()
+    # it is in the journal: a restored room is back there too
+    back = replay_of(room, room.take_journal())
+    assert back.state.ply == ply and back.version == room.version
+    assert view(back.state, 0).to_json() == view(before, 0).to_json()
+
+
 def test_the_clock_spends_the_thinking_time_and_adds_the_increment() -> None:
     room, _ = seated(clock=(60.0, 5.0))
     k = room.state.actor

@@ -54,6 +54,16 @@ def receive_state(ws: Any, until: Any = None, limit: int = 400) -> dict[str, Any
     raise AssertionError("no such state came")
 
 
+def receive_other(ws: Any, limit: int = 50) -> dict[str, Any]:
+    """The next message that is not a state (states come whenever someone arrives or
+    leaves, so that everyone sees who is here)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] != "state":
+            return msg
+    raise AssertionError("only states came")
+
+
 def my_turn_or_over(msg: dict[str, Any]) -> bool:
     return bool(msg["view"]["legal"]) or msg["status"] == "over"
 
@@ -252,10 +262,12 @@ def test_stale_illegal_and_out_of_turn_moves_are_refused_and_the_state_resent(
         sa, sb = receive_state(wa), receive_state(wb)
         mover, waiter, s = (wa, wb, sa) if sa["view"]["legal"] else (wb, wa, sb)
         idle = sb if mover is wa else sa
+        if mover is wa:  # wa was also told that wb arrived
+            assert receive_state(wa)["seats"][1]["present"]
         waiter.send_json(
             {"type": "move", "id": "w", "v": idle["v"], "action": s["view"]["legal"][0]}
         )
-        assert waiter.receive_json()["code"] == "not_your_turn"
+        assert receive_other(waiter)["code"] == "not_your_turn"
         receive_state(waiter)
         mover.send_json({"type": "move", "id": "i", "v": s["v"], "action": "0-0@6-6"})
         assert mover.receive_json()["code"] == "illegal"
@@ -409,10 +421,10 @@ def test_views_sent_are_views(client: TestClient) -> None:
 
     hub: _Hub = client.app.state.hub  # type: ignore[attr-defined]
     t = new_table(client, "doubles", ["me", "random"])
-    room = hub.tables[t["id"]].room
     with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
         ws.send_json({"type": "hello", "token": t["token"]})
         msg = receive_state(ws)
+        room = hub.tables[t["id"]].room  # each change makes the table a new room
         assert msg["view"] == view(room.state, 0).to_json() or msg["v"] < room.version
 
 
@@ -459,3 +471,70 @@ def test_a_bot_that_hangs_or_dies_never_stops_the_table(
             if bots:
                 break
     assert bots  # the bot's seat moved every time all the same
+
+
+# ------------------------------------------------------------------------------ seats and tables
+def test_against_bots_a_player_takes_a_move_back_then_ends_the_table(client: TestClient) -> None:
+    t = new_table(client, "block", ["me", "greedy", "greedy"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        s = receive_state(ws, my_turn_or_over)
+
+        def ply(m: dict[str, Any]) -> int:
+            return len(m["view"]["history"])
+
+        first, v = ply(s), s["v"]
+        ws.send_json({"type": "move", "id": "m1", "v": v, "action": s["view"]["legal"][0]})
+        s = receive_state(ws, lambda m: ply(m) > first + 1 and my_turn_or_over(m))
+        assert s["status"] != "over", "this deal ends too soon for the test"
+        ws.send_json({"type": "takeback"})
+        back = receive_state(ws, lambda m: ply(m) == first)
+        assert back["view"]["legal"]  # my turn again, where I was
+        ws.send_json({"type": "end_table"})
+        assert receive_state(ws, lambda m: m["status"] == "closed")["status"] == "closed"
+        ws.send_json({"type": "move", "id": "m2", "v": back["v"], "action": "pass"})
+        assert receive_other(ws)["type"] == "error"
+
+
+def test_with_another_person_there_is_no_takeback_and_leaving_hands_the_seat_to_a_bot(
+    client: TestClient,
+) -> None:
+    t = new_table(client, "block", ["me", "open"])
+    client.cookies.clear()
+    bob = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}") as wa,
+        client.websocket_connect(f"/ws/table/{t['id']}") as wb,
+        client.websocket_connect(f"/ws/table/{t['id']}") as watcher,
+    ):
+        wa.send_json({"type": "hello", "token": t["token"]})
+        wb.send_json({"type": "hello", "token": bob["token"]})
+        watcher.send_json({"type": "hello"})
+        # everyone hears that someone is watching
+        assert receive_state(wa, lambda m: m["watchers"] == 1)["watchers"] == 1
+        wa.send_json({"type": "takeback"})
+        assert receive_other(wa)["code"] == "takeback"
+        wa.send_json({"type": "end_table"})
+        assert receive_other(wa)["code"] == "not_alone"
+        wb.send_json({"type": "leave"})
+        told = receive_other(wb)
+        assert told["code"] == "token" and "left" in told["message"]
+        seats = receive_state(watcher, lambda m: m["seats"][1]["kind"] == "bot")["seats"]
+        assert seats[1]["left"] == "Bob"
+        # the game goes on: the bot plays Bob's seat
+        s = receive_state(wa, my_turn_or_over)
+        assert s["status"] in ("playing", "over")
+
+
+def test_an_unknown_page_is_the_apps_not_found_page_and_an_unknown_api_path_is_json(
+    client: TestClient,
+) -> None:
+    for path in ("/rules", "/foo", "/t/", "/replay/"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
+        assert '<script type="module"' in r.text  # the app, which says the page is not there
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json() == {
+        "error": "unknown",
+        "message": "there is no such page",
+    }

@@ -25,6 +25,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.websockets import WebSocketState
 
@@ -37,8 +38,10 @@ from bonepile.server.limits import Limits, TooMany
 from bonepile.server.protocol import (
     Chat,
     ClaimSeat,
+    EndTable,
     Hello,
     JoinTable,
+    Leave,
     LetBotPlay,
     Move,
     NewTable,
@@ -47,6 +50,8 @@ from bonepile.server.protocol import (
     ProtocolError,
     Rematch,
     Resize,
+    Takeback,
+    TakeSeat,
     parse_client,
 )
 from bonepile.server.room import RoomError
@@ -170,6 +175,25 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def page(request: Request) -> HTMLResponse:
         owner(request)
         return HTMLResponse(index, headers={"Cache-Control": "no-store"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """A page that does not exist is the app's own "not found" page (status 404); the
+        API's errors are JSON in the app's one shape."""
+        path = request.url.path
+        if (
+            exc.status_code == 404
+            and request.method in ("GET", "HEAD")
+            and not path.startswith(("/api/", "/static/", "/ws/"))
+        ):
+            return HTMLResponse(index, status_code=404, headers={"Cache-Control": "no-store"})
+        code = "unknown" if exc.status_code == 404 else "bad_request"
+        message = "there is no such page" if exc.status_code == 404 else str(exc.detail)
+        return JSONResponse(
+            {"error": code, "message": message},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
 
     @app.get("/favicon.ico")
     async def favicon() -> FileResponse:
@@ -409,6 +433,14 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
             _seated(conn)
             new_id = await hub.rematch(table_id, conn)
             await send({"type": "rematch", "table": new_id})
+        elif isinstance(msg, TakeSeat):
+            await hub.act(table_id, conn, lambda r, now: r.take_seat(_seated(conn), now))
+        elif isinstance(msg, Leave):
+            await hub.act(table_id, conn, lambda r, now: r.leave(_seated(conn), now))
+        elif isinstance(msg, EndTable):
+            await hub.act(table_id, conn, lambda r, now: r.end_table(_seated(conn), now))
+        elif isinstance(msg, Takeback):
+            await hub.act(table_id, conn, lambda r, now: r.takeback(_seated(conn), now))
         elif isinstance(msg, Resize):
             conn.width, conn.height = msg.width, msg.height
             await hub.resend(table_id, conn)

@@ -569,7 +569,8 @@ class Hub:
             table.idle_since = self.now()
             if seat is not None:
                 room.connected(seat, self.now())
-            await self._send(table, conn)
+            # the newcomer gets the table, the others who is here and how many watch
+            await self._send_all(table)
             if seat is not None and room.seats[seat].away_bot:
                 with contextlib.suppress(StorageDown):  # the clock task tries again
                     await self._change(table, lambda r, now: r.hand_back(seat, now))
@@ -591,6 +592,8 @@ class Hub:
                 if conn.seat is not None:
                     table.room.disconnected(conn.seat, self.now())
                 self._relist(table)
+                # the others see who is here and how many watch
+                await self._send_all(table)
 
         await _unbroken(run())
 
@@ -674,7 +677,8 @@ class Hub:
             seat, conn.seat, conn.token = conn.seat, None, None
             room.disconnected(seat, self.now())
             conn.last = None  # its next state comes whole
-            await _quietly(conn.send(_retired(room.version)))
+            left = room.seats[seat].token is None  # its player left the table
+            await _quietly(conn.send(_retired(room.version, left)))
 
     async def _send_all(self, table: Table) -> None:
         for conn in list(table.conns):
@@ -688,6 +692,7 @@ class Hub:
         snap = table.room.snapshot(conn.seat, self.now())
         snap["scene"] = table.scene(conn.width, conn.height)
         snap["notice"] = self.notice()
+        snap["watchers"] = sum(c.seat is None for c in table.conns)
         try:
             await conn.send(conn.message(snap))
         except Exception:  # a socket that died: its reader will clean up
@@ -899,16 +904,15 @@ def _hand_back(seat: int, room: Room, now: float) -> bool:
     return room.hand_back(seat, now)
 
 
-def _retired(version: int) -> dict[str, Any]:
-    """What a connection whose seat token was retired is told."""
-    return {
-        "type": "error",
-        "id": None,
-        "code": "token",
-        "message": "your seat was taken back with its claim code on another device: "
-        "you are watching",
-        "v": version,
-    }
+def _retired(version: int, left: bool = False) -> dict[str, Any]:
+    """What a connection whose seat token was retired is told (``left``: its player left the
+    table, here or on another device)."""
+    message = (
+        "you left the table: you are watching"
+        if left
+        else "your seat was taken back with its claim code on another device: you are watching"
+    )
+    return {"type": "error", "id": None, "code": "token", "message": message, "v": version}
 
 
 async def _quietly(work: Awaitable[None]) -> None:

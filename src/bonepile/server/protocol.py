@@ -92,8 +92,43 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class TakeSeat(_Message):
+    """Play my seat myself again (a bot took it when my time ran out)."""
+
+    type: Literal["take_seat"]
+
+
+class Leave(_Message):
+    """Leave the table: my seat opens again, or once the game has started a bot plays it."""
+
+    type: Literal["leave"]
+
+
+class EndTable(_Message):
+    """End the table for good (only a player alone with bots)."""
+
+    type: Literal["end_table"]
+
+
+class Takeback(_Message):
+    """Take back my last move of this hand and the bots' moves after it (against bots)."""
+
+    type: Literal["takeback"]
+
+
 ClientMessage = Annotated[
-    Hello | Move | Chat | NextHand | LetBotPlay | Rematch | Resize | Ping,
+    Hello
+    | Move
+    | Chat
+    | NextHand
+    | LetBotPlay
+    | Rematch
+    | Resize
+    | Ping
+    | TakeSeat
+    | Leave
+    | EndTable
+    | Takeback,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -151,8 +186,10 @@ __all__ = [
     "MAX_MESSAGE",
     "Chat",
     "ClaimSeat",
+    "EndTable",
     "Hello",
     "JoinTable",
+    "Leave",
     "LetBotPlay",
     "Move",
     "NewTable",
@@ -161,5 +198,7 @@ __all__ = [
     "ProtocolError",
     "Rematch",
     "Resize",
+    "TakeSeat",
+    "Takeback",
     "parse_client",
 ]

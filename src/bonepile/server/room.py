@@ -45,6 +45,11 @@ CHAT_KEPT = 200
 """Chat messages a table keeps (older ones drop out of snapshots)."""
 GRACE = 30.0
 """Seconds a player may be gone on their own turn before the others may let a bot play."""
+TIME_BACK = 30.0
+"""Seconds on the clock of a player who takes their seat back after their time ran out (at
+most the clock's starting time): enough to make a move."""
+MADE_FOR = ("time", "away")
+"""Why a bot made a move for a person: their time ran out, or they were away."""
 CLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CLAIM_LENGTH = 10
 """A claim code is 10 characters of a 31-letter alphabet: about 49.5 bits. Guessing is held to
@@ -95,7 +100,10 @@ def clean_text(text: str, limit: int) -> str:
 @dataclass
 class Seat:
     """One seat: ``open`` until someone sits, then ``human`` or ``bot`` (``bot`` names the
-    agent spec). ``away_bot`` is true while a bot plays for an absent human."""
+    agent spec). ``away_bot`` is true while a bot plays for a human, ``away_why`` says why:
+    ``gone`` (the player left the page; the seat is theirs again when they come back) or
+    ``time`` (their time ran out; they take the seat back when they ask). ``left`` names the
+    person who sat here before leaving the table (a bot plays the seat since)."""
 
     kind: str
     name: str = ""
@@ -104,6 +112,8 @@ class Seat:
     token: str | None = None
     claim: str | None = None
     away_bot: bool = False
+    away_why: str = ""
+    left: str = ""
     bank: float | None = None
     connected: int = 0
     gone_since: float | None = None
@@ -115,6 +125,8 @@ class Seat:
             "name": self.name,
             "bot": self.bot,
             "away_bot": self.away_bot,
+            "away_why": self.away_why if self.away_bot else "",
+            "left": self.left,
             "present": self.kind != "human" or self.connected > 0,
             "bank": None if self.bank is None else round(self.bank, 1),
         }
@@ -218,6 +230,9 @@ class Room:
     hand_over_at: float | None = None
     closed: bool = False
     rematch: str | None = None
+    made_for: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """The moves of the current hand a bot made for a person, by ply: the seat and why
+    (:data:`MADE_FOR`)."""
     _moves: dict[int, dict[str, int]] = field(default_factory=dict)
     _chat_times: dict[str, deque[float]] = field(default_factory=dict)
     _journal: list[Entry] = field(default_factory=list)
@@ -283,6 +298,7 @@ class Room:
             self,
             seats=[dataclasses.replace(s) for s in self.seats],
             chat=deque(self.chat, maxlen=CHAT_KEPT),
+            made_for=dict(self.made_for),
             _moves={k: dict(v) for k, v in self._moves.items()},
             _chat_times={k: deque(v, maxlen=CHAT_BURST) for k, v in self._chat_times.items()},
             _journal=list(self._journal),
@@ -371,7 +387,7 @@ class Room:
         """Give a seat that a bot played while its player was gone back to its connected
         player; True if it was handed back."""
         s = self.seats[seat]
-        if not (s.away_bot and s.connected):
+        if not (s.away_bot and s.connected) or s.away_why == "time":
             return False
         self._write({"type": "away", "seat": seat, "bot": False}, now)
         return True
@@ -398,7 +414,65 @@ class Room:
         """``by`` lets a bot play for the absent ``seat`` until its player returns."""
         if self.absent(now) != seat or by == seat or self.seats[by].kind != "human":
             raise RoomError("not_absent", "that player is not away on their turn")
-        self._write({"type": "away", "seat": seat, "bot": True, "by": by}, now)
+        self._write({"type": "away", "seat": seat, "bot": True, "by": by, "why": "gone"}, now)
+
+    def take_seat(self, seat: int, now: float) -> None:
+        """The player of ``seat``, whose time ran out, plays again themselves: their clock
+        gets at least :data:`TIME_BACK` seconds."""
+        s = self.seats[seat]
+        if s.kind != "human" or not s.away_bot:
+            raise RoomError("not_away", "you are playing your seat yourself")
+        entry: Entry = {"type": "away", "seat": seat, "bot": False}
+        if s.bank is not None and self.config.clock is not None:
+            bank = s.bank
+            if self.state.actor == seat:  # the time of the turn so far is the bot's, not yours
+                bank = max(0.0, bank - max(0.0, now - self.turn_started))
+            entry["bank"] = round(max(bank, min(TIME_BACK, self.config.clock[0])), 3)
+        self._write(entry, now)
+
+    def leave(self, seat: int, now: float) -> None:
+        """The player of ``seat`` leaves the table: before the game starts the seat is open
+        again; once it has started a bot plays the seat to the end (nobody is left waiting).
+        Either way their token stops working and their sockets watch."""
+        s = self.seats[seat]
+        if s.kind != "human":
+            raise RoomError("not_seated", "you are not sitting at this table")
+        if self.closed or self.over:
+            raise RoomError("over", "the game is over: there is nothing to leave")
+        self._write({"type": "leave", "seat": seat, "bot": "greedy" if self.started else None}, now)
+
+    def end_table(self, seat: int, now: float) -> None:
+        """End the table for good: only the one person at a table of bots may."""
+        if self.seats[seat].kind != "human" or self._other_people(seat):
+            raise RoomError("not_alone", "only a player alone with bots may end the table")
+        if self.closed:
+            raise RoomError("closed", "this table is closed")
+        self.close(now, f"ended by {self.seats[seat].name}")
+
+    def takeback(self, seat: int, now: float) -> int:
+        """Take back the last move ``seat`` made in this hand, and the bots' moves after it
+        (only against bots, while the hand goes on); returns the ply it goes back to."""
+        if self._other_people(seat):
+            raise RoomError("takeback", "moves can be taken back only at a table of bots")
+        if self.closed or not self.started or self.state.is_over:
+            raise RoomError("takeback", "there is no move of this hand to take back")
+        ply = self._last_own_move(seat)
+        if ply is None:
+            raise RoomError("takeback", "you have made no move in this hand yet")
+        self._write({"type": "takeback", "seat": seat, "ply": ply}, now)
+        return ply
+
+    def _other_people(self, seat: int) -> bool:
+        return any(s.kind == "human" for k, s in enumerate(self.seats) if k != seat)
+
+    def _last_own_move(self, seat: int) -> int | None:
+        """The ply of the last move ``seat`` made itself in this hand (not a bot for it)."""
+        state, found = self.state.initial, None
+        for ply, action in enumerate(self.state.moves):
+            if state.actor == seat and ply not in self.made_for:
+                found = ply
+            state = state.apply(action)
+        return found
 
     # ----------------------------------------------------------------- play
     def move(self, seat: int, action: str, move_id: str, from_version: int, now: float) -> int:
@@ -441,7 +515,8 @@ class Room:
         if s.kind == "bot" and s.bot is not None:
             return BotTurn(k, s.bot, view(self.state, k), self.version, "bot")
         if s.away_bot:
-            return BotTurn(k, "greedy", view(self.state, k), self.version, "away")
+            why = "time" if s.away_why == "time" else "away"
+            return BotTurn(k, "greedy", view(self.state, k), self.version, why)
         if s.bank is not None and s.bank - (now - self.turn_started) <= 0:
             return BotTurn(k, "greedy", view(self.state, k), self.version, "time")
         return None
@@ -452,6 +527,10 @@ class Room:
             return False
         if action not in self.state.legal_actions():
             action = self.state.legal_actions()[0]
+        s = self.seats[turn.seat]
+        if turn.why == "time" and not s.away_bot:
+            # the player's time ran out: a bot plays for them until they take the seat back
+            self._write({"type": "away", "seat": turn.seat, "bot": True, "why": "time"}, now)
         self._play(turn.seat, action, now, by=turn.why)
         return True
 
@@ -521,6 +600,8 @@ class Room:
             s.owner, s.claim, s.token = entry["owner"], entry["claim"], entry["token"]
         elif kind == "move":
             seat = entry["seat"]
+            if entry.get("by") in MADE_FOR:
+                self.made_for[self.state.ply] = (seat, entry["by"])
             self._spend(seat, now)
             self.match = self.match.apply(parse_action(entry["action"]))
             self.game_version = self.version
@@ -537,11 +618,36 @@ class Room:
             if seed is None:  # a table stored before deals named their seed
                 seed = self.config.hand_seed(len(self.match.hands))
             self.match = self.match.next_hand(seed=int(seed))
+            self.made_for = {}
             self.game_version = self.version
             self.turn_started = now
             self.hand_over_at = None
         elif kind == "away":
-            self.seats[entry["seat"]].away_bot = bool(entry["bot"])
+            s = self.seats[entry["seat"]]
+            s.away_bot = bool(entry["bot"])
+            s.away_why = entry.get("why", "gone") if s.away_bot else ""
+            if "bank" in entry:
+                s.bank = float(entry["bank"])
+                if self.state.actor == entry["seat"]:
+                    self.turn_started = now
+        elif kind == "leave":
+            s = self.seats[entry["seat"]]
+            if entry.get("bot"):
+                s.kind, s.bot, s.left = "bot", entry["bot"], s.name
+                s.name = f"{s.name} (left)"
+            else:
+                s.kind, s.name = "open", ""
+            s.owner = s.token = s.claim = None
+            s.away_bot, s.away_why, s.connected, s.gone_since = False, "", 0, None
+        elif kind == "takeback":
+            ply = int(entry["ply"])
+            state = self.state.initial
+            for action in self.state.moves[:ply]:
+                state = state.apply(action)
+            self.match = self.match.with_current(state)
+            self.made_for = {p: m for p, m in self.made_for.items() if p < ply}
+            self.game_version = self.version
+            self.turn_started = now
         elif kind == "chat":
             self.chat.append(
                 {
@@ -632,6 +738,7 @@ class Room:
                 if h.is_over
             ],
             "absent": self.absent(now),
+            "made_for": [[ply, k, why] for ply, (k, why) in sorted(self.made_for.items())],
             "rematch": self.rematch,
             "view": data,
             "moves": moves_json(v),
