@@ -67,14 +67,27 @@ export class SidePanel {
       }
     });
     if (state.match || state.hand_number > 1) items.push(h("li", { class: "log-head" }, `Hand ${state.hand_number}`));
-    for (const turn of state.view.history || []) {
+    // the moves a bot made for a person (their time ran out, or they were away), by ply
+    const madeFor = new Map((state.made_for || []).map(([ply, seat, why]) => [ply, { seat, why }]));
+    const timedOut = new Set();
+    (state.view.history || []).forEach((turn, ply) => {
       const lines = (turn.events || []).map((e) => describeEvent(e, name)).filter(Boolean);
-      if (!lines.length) continue;
+      const m = madeFor.get(ply);
+      if (m && lines.length) {
+        const who = name(m.seat);
+        const whom = who === "You" ? "you" : who;
+        if (m.why === "time" && !timedOut.has(m.seat)) {
+          timedOut.add(m.seat);
+          items.push(h("li", { class: "log-note" }, `${who === "You" ? "Your" : `${who}'s`} time ran out: a bot plays for ${who === "You" ? "you" : "them"}`));
+        }
+        lines.push({ text: `played by the bot for ${whom}${m.why === "time" ? "" : " while away"}`, effect: false, bot: true });
+      }
+      if (!lines.length) return;
       const [first, ...rest] = lines;
       items.push(h("li", { class: "log-turn" },
         h("span", { class: "seat-dot", style: { background: seatColor(turn.seat) } }),
-        h("div", {}, h("div", {}, first.text), rest.map((l) => h("div", { class: ["log-effect", l.effect && "is-effect"] }, l.text)))));
-    }
+        h("div", {}, h("div", {}, first.text), rest.map((l) => h("div", { class: ["log-effect", l.effect && "is-effect", l.bot && "log-bot"] }, l.text)))));
+    });
     if (!items.length) items.push(h("li", { class: "muted" }, "No moves yet."));
     this.logList.replaceChildren(...items);
     if (stick || this.tab === "moves") this._bottom(this.logList, stick);
