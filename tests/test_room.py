@@ -31,12 +31,12 @@ from bonepile.server.room import (
     RoomError,
     Seat,
     TableConfig,
-    _splitmix,
     new_claim_code,
     open_room,
     restore,
     token_hash,
 )
+from bonepile.server.seats import _splitmix
 from bonepile.view import view
 
 TILE = re.compile(r'"(\d{1,2}-\d{1,2})"')
