@@ -289,9 +289,7 @@ def _lay_tree(
         # the inner half lies back toward the parent, opposite to the way the tile points
         pips = (inner, inner) if p.across else _pips(OPPOSITE[going], inner, outer)
         wild = p.joins is not None and p.joins != p.inner
-        boxes.append(
-            TileBox(i, p.tile, *box, pips, p.seat, p.across, wild, detached, p.parent)
-        )
+        boxes.append(TileBox(i, p.tile, *box, pips, p.seat, p.across, wild, detached, p.parent))
         laid.append(_Laid(box, going, [_exits_of(box, going, p.across)]))
         _keep_fronts(fronts, kept, i, p, laid[i])
     return boxes, laid, used, grid
