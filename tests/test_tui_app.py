@@ -4,6 +4,7 @@ and wide; mouse, typed notation, hints, hot-seat secrecy, save and resume, repla
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 pytest.importorskip("textual")
 
-from bonepile.actions import Attach, Lead
+from bonepile.actions import DRAW, PASS, Attach, Lead
 from bonepile.tui.app import BonepileApp
 from bonepile.tui.session import LocalGame, Replay, seat_specs
 from tui_driver import idle, play_by_keys, screen_text
@@ -253,3 +254,99 @@ def test_a_tile_that_cannot_be_played_says_so() -> None:
             return screen_text(app)
 
     assert "cannot be played now" in asyncio.run(run())
+
+
+def _footer(app: BonepileApp) -> str:
+    """The keys line (the screen's last row)."""
+    return screen_text(app).splitlines()[-1]
+
+
+def test_an_unknown_key_says_which_keys_work() -> None:
+    async def run() -> tuple[str, str, str]:
+        app = BonepileApp(_game("block", 2, {}, seed=5), pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(app, pilot)
+            await pilot.press("percent_sign")
+            await pilot.pause()
+            unknown = screen_text(app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            keys = screen_text(app)
+            await pilot.press("1")
+            await pilot.pause()
+            return unknown, keys, screen_text(app)
+
+    unknown, keys, after = asyncio.run(run())
+    assert "unknown key %: press ? for the keys" in unknown, unknown
+    assert "Keys:" in keys and "q quit" in keys and "h hint" in keys, keys
+    assert "unknown key" not in after  # a key of the game clears it
+
+
+def test_an_unknown_key_in_a_replay_says_so_too() -> None:
+    import bonepile
+
+    final = bonepile.new_game("block", 2, seed=2).playout(random.Random(2))
+
+    async def run() -> tuple[str, str]:
+        app = BonepileApp(Replay(final), pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("z")
+            await pilot.pause()
+            unknown = screen_text(app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            return unknown, screen_text(app)
+
+    unknown, keys = asyncio.run(run())
+    assert "unknown key z: press ? for the keys" in unknown, unknown
+    assert "Home/End" in keys and "q quit" in keys
+
+
+@pytest.mark.parametrize("name", ["block", "draw"])
+def test_the_keys_line_offers_only_what_the_game_lets_you_do(name: str) -> None:
+    seen: list[tuple[bool, bool, bool, bool]] = []
+
+    def check(app: BonepileApp) -> None:
+        view = app.current_view()
+        if app.session.hand_over or view.actor != view.seat:
+            return
+        footer = _footer(app)
+        can_draw, can_pass = DRAW in view.legal, PASS in view.legal
+        assert ("d draw" in footer) == can_draw, (footer, view.legal)
+        assert ("p pass" in footer) == can_pass, (footer, view.legal)
+        seen.append((can_draw, can_pass, "x discard" in footer, "s stop" in footer))
+
+    async def run() -> None:
+        app = BonepileApp(_game(name, 2, {}, seed=3), pace=0)  # in draw, seat 0 must draw
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_by_keys(app, pilot, checks=check)
+
+    asyncio.run(run())
+    assert seen
+    assert any(d for d, *_ in seen) == (name == "draw")  # block never draws; draw must at times
+    assert not any(x or s for _, _, x, s in seen)  # no discard or stop in a line game
+
+
+def test_a_match_replay_ends_with_the_totals_and_the_winner() -> None:
+    from bonepile.match import new_match
+
+    match = new_match("block", 2, options={"target_score": 40}, seed=4)
+    rng = random.Random(4)
+    while not match.is_over:
+        if match.needs_deal:
+            match = match.next_hand()
+        match = match.apply(rng.choice(match.legal_actions()))
+    assert len(match.hands) > 1
+
+    async def run() -> str:
+        app = BonepileApp(Replay(match), pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("end")
+            await pilot.pause()
+            return screen_text(app)
+
+    text = asyncio.run(run())
+    for s, total in enumerate(match.totals):
+        assert f"P{s}: " in text and f"{total} pts" in text, text
+    who = " and ".join(f"P{w}" for w in match.winners)
+    assert f"match over: {who} wins" in text, text

@@ -155,3 +155,66 @@ def test_bad_addresses_give_one_clear_error(server: str) -> None:
         RemoteTable.connect(server + "/t/nope")
     with pytest.raises(JoinError, match="cannot reach"):
         RemoteTable.connect(f"http://127.0.0.1:{free_port()}/t/abc")
+
+
+def _seat(name: str, **fields: Any) -> dict[str, Any]:
+    """A seat of the server's state message (docs/server.md)."""
+    seat = {"kind": "human", "name": name, "bot": None, "away_bot": False, "away_why": ""}
+    seat.update({"left": "", "present": True, "bank": None})
+    seat.update(fields)
+    return seat
+
+
+def test_a_seat_reads_away_only_when_its_player_is_not_connected() -> None:
+    remote = RemoteTable("http://127.0.0.1:1", "t", 0, "token")
+    remote.snap = {
+        "you": 0,
+        "seats": [
+            _seat("terminal"),
+            _seat("Bartholomew the Patient"),  # connected: never away, however long the name
+            _seat("Ann", away_bot=True, away_why="time"),  # connected, out of time: a bot plays
+            _seat("Cornelius Longfellow", present=False),  # not connected: away, said whole
+            _seat("Dee", present=False, away_bot=True, away_why="gone"),
+            _seat("", kind="bot", bot="ismcts:hard"),
+        ],
+    }
+    names = remote.names()
+    assert names[0] == "you"
+    assert "away" not in names[1] and names[1].startswith("Bartholomew")
+    assert names[2] == "Ann (bot plays)"
+    assert names[3].endswith(" (away)") and names[3].startswith("Cornelius")
+    assert names[4] == "Dee (away, bot plays)"
+    assert names[5] == "ismcts:hard"
+
+
+def test_the_other_player_reads_away_only_while_not_connected(server: str) -> None:
+    from websockets.sync.client import connect
+
+    url = _table(server, "block", ["open", "open"])
+    remote = RemoteTable.connect(url)
+    try:
+        assert remote.seat == 0
+        body = json.dumps({"name": "webby"}).encode()
+        req = urllib.request.Request(
+            url.replace("/t/", "/api/tables/") + "/join",
+            body,
+            {"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            token = json.loads(r.read())["token"]
+
+        def name_of_seat_1(connected: bool) -> str:
+            for _ in range(1200):  # the state that says so arrives on the socket's thread
+                if remote.snap is not None and remote.snap["seats"][1]["present"] == connected:
+                    return remote.names()[1]
+                time.sleep(0.05)
+            raise AssertionError(f"the server never said seat 1 is connected={connected}")
+
+        host = server.split("://", 1)[1]
+        with connect(f"ws://{host}/ws/table/{url.rsplit('/', 1)[1]}", open_timeout=60) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token, "patches": True}))
+            assert name_of_seat_1(True) == "webby"
+        assert name_of_seat_1(False) == "webby (away)"
+    finally:
+        remote.close()

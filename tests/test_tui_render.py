@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import bonepile
-from bonepile.tui.board import draw_board
+from bonepile.grid import BoardLayout
+from bonepile.tui.board import draw_board, track_line
 from bonepile.tui.canvas import Canvas
-from bonepile.tui.screen import Frame, render_screen, wrap
+from bonepile.tui.screen import LETTERS, Frame, log_lines, render_screen, wrap
 from bonepile.tui.table import draw_table
 from bonepile.view import view
 from tui_positions import POSITIONS, frame, position
@@ -129,3 +132,105 @@ def test_canvas_clips_and_styles() -> None:
     assert c.lines() == ["bcde", "  xy"]
     assert c.text().plain == "bcde\n  xy"
     assert wrap(["aaa", "bb", "cccc"], 8) == ["aaa · bb", "cccc"]
+
+
+# ------------------------------------------------------------- what a tester found at 80x24
+def _text(lines: list[str]) -> str:
+    """The screen's words in reading order, one space apart (a wrapped line joins up)."""
+    return " ".join(" ".join(lines).split())
+
+
+def _core(turn_seat: int, description: str) -> str:
+    """What an event must say on the screen: its words, less the open end the tile leaves
+    (the table shows it) and the seat's name when its own turn already named it."""
+    text = re.sub(r" \(open end \d+\)", "", description)
+    prefix = f"P{turn_seat} "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def test_everything_since_your_last_move_shows_at_80x24() -> None:
+    # four players of Super Dominoes: ten turns, spells cast and broken, an extra turn and
+    # turns lost since seat 0 last played
+    f = frame("super_dominoes")
+    hist = f.view.history
+    mine = max(k for k, t in enumerate(hist) if t.seat == 0)
+    assert len(hist) - mine > 8
+    text = _text(render_screen(f, 80, 24).canvas.lines())
+    for turn in hist[mine:]:
+        for e in turn.events:
+            assert _core(turn.seat, e.describe()) in text, (e.describe(), text)
+
+
+def _table_tiles(lines: list[str]) -> int:
+    """The tiles of the table on a screen: ``[ 6|4 ]`` along a row, ``┌ 6┐`` down a column
+    (a hand's tiles read ``[6|4]``)."""
+    text = "\n".join(lines)
+    return len(re.findall(r"\[[ \d]\d\|\d[ \d]\]", text)) + text.count("┌")
+
+
+@pytest.mark.parametrize("name", ["draw_over", "block", "doubles"])
+def test_a_finished_hand_shows_its_whole_table_at_80x24(name: str) -> None:
+    f = frame(name)
+    assert f.view.result is not None
+    lines = render_screen(f, 80, 24).canvas.lines()
+    assert _table_tiles(lines) == len(f.view.layout.placements), "\n".join(lines)
+    assert "shift+arrows" not in lines[0]
+
+
+def test_the_more_hint_shows_however_long_the_top_line() -> None:
+    f = replace(frame("super_dominoes"), title="Super Dominoes · table 7f3a9c2e · hand 12 · to 150")
+    for w, h in [(80, 14), (60, 14), (44, 12)]:
+        lines = render_screen(f, w, h).canvas.lines()
+        assert "shift+arrows" in "\n".join(lines), "\n".join(lines)
+
+
+def test_double_double_on_the_small_board_shows_the_scores_and_the_winners() -> None:
+    f = frame("double_double_small_over")
+    layout = f.view.layout
+    assert isinstance(layout, BoardLayout) and f.view.result is not None
+    lines = render_screen(f, 80, 24).canvas.lines()
+    text = _text(lines)
+    assert track_line(layout, 2) in text, text
+    winner = f.view.result.winners[0]
+    assert f"wins with {layout.positions[winner]} pts" in lines[0]
+
+
+def test_long_lines_wrap_instead_of_being_cut() -> None:
+    # the hint for six moves
+    f = frame("block_spinner")
+    hint = tuple(
+        (f"{a}-{b}@{a}-{a}", 100 + a, 0.5)
+        for a, b in [(6, 5), (6, 4), (5, 4), (5, 3), (4, 3), (3, 2)]
+    )
+    text = _text(render_screen(replace(f, hint=hint), 80, 24).canvas.lines())
+    for move, visits, _ in hint:
+        assert f"{move} 50% ({visits})" in text, text
+    # a prompt with fourteen places to go
+    f = frame("double_double")
+    assert len(f.choices) > 3
+    text = _text(render_screen(f, 80, 24).canvas.lines())
+    for k, a in enumerate(f.choices):
+        assert f"({LETTERS[k]}) {a}" in text, text
+    # a keys line longer than the screen
+    keys = "  ".join(f"{k} key number {k}" for k in range(8))
+    lines = render_screen(replace(f, keys=keys), 80, 24).canvas.lines()
+    assert all(f"{k} key number {k}" in "\n".join(lines) for k in range(8))
+
+
+@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("which", ["final hands beside the board", "four hands of a replay"])
+def test_every_hand_shows_whole(which: str, width: int) -> None:
+    if which == "final hands beside the board":
+        f = frame("double_double_small_over")
+        assert f.view.revealed is not None
+        hands = f.view.revealed
+    else:  # as bonepile replay --step shows a position: every hand, up to nine tiles each
+        state = position("super_dominoes_replay")
+        hands = tuple(state.hand(s) for s in range(4))
+        spectator = view(state, None)
+        names = ("", "", "", "")
+        f = Frame(spectator, names, hands=hands, log=tuple(log_lines(spectator, names)))
+    text = _text(render_screen(f, width, 24).canvas.lines())
+    for s, hand in enumerate(hands):
+        for t in hand:
+            assert f"[{t.hi}|{t.lo}]" in text, (s, t, text)

@@ -18,27 +18,41 @@ from textual.widgets import Input
 
 from bonepile.actions import DRAW, PASS, STOP, Action, Discard, parse_action
 from bonepile.errors import BonepileError
-from bonepile.grid import BoardLayout
 from bonepile.tui.screen import (
     COMMANDS,
     HAND_KEYS,
     LETTERS,
+    WATCH_KEYS,
     Drawn,
     Frame,
     choices_for,
+    help_text,
     log_lines,
+    play_keys,
     render_screen,
     tile_of,
 )
 from bonepile.tui.session import LocalGame, Replay
 from bonepile.view import View
 
-PLAY_KEYS = "1-9 tile  a,b… place  Enter play  d draw  p pass  h hint  : type  q quit"
-WATCH_KEYS = "watching  shift+arrows pan  Esc centre  q quit"
-BOARD_KEYS = "1-9 tile  Tab/a,b… place  Enter play  x discard  s stop  h hint  : type  q quit"
-REPLAY_KEYS = (
-    "→/n forward  ←/b back  Home/End first/last  PgUp/PgDn a hand  shift+arrows pan  q quit"
+REPLAY_HELP = (
+    "Keys: →, n or space next position · ← or b back · Home/End first/last · "
+    "PgUp/PgDn a hand back/on · shift+arrows pan · Esc centre · q quit"
 )
+WATCH_HELP = "Keys: shift+arrows pan the table · Esc centre · q quit (you are watching)"
+PAN_KEYS = {
+    "shift+left": (8, 0),
+    "shift+right": (-8, 0),
+    "shift+up": (0, 4),
+    "shift+down": (0, -4),
+}
+"""The keys that pan the table, and by how many cells."""
+
+
+def key_name(key: str, char: str | None) -> str:
+    """A key as the player knows it: its character if it has a printable one, else its name."""
+    shown = char is not None and len(char) == 1 and char.isprintable() and not char.isspace()
+    return char if shown and char is not None else key
 
 
 class Surface(Widget):
@@ -137,20 +151,7 @@ class BonepileApp(App[None]):
         s = self.session
         v = self.current_view()
         if isinstance(s, Replay):
-            st = s.steps[self.step]
-            title = f"{s.title} · replay" + (f" · hand {st.hand}" if s.match else "")
-            title += f" · position {self.step + 1} of {len(s.steps)}"
-            names = tuple("" for _ in range(s.players))
-            return Frame(
-                v,
-                names,
-                title=title,
-                hands=st.hands,
-                log=tuple(log_lines(v, names)),
-                keys=REPLAY_KEYS,
-                pan=self.pan,
-                message=self.message,
-            )
+            return s.frame(self.step, pan=self.pan, message=self.message)
         names = s.names()
         curtain = None
         if isinstance(s, LocalGame) and s.hot_seat and v.seat is None and not s.hand_over:
@@ -171,14 +172,16 @@ class BonepileApp(App[None]):
             error=self.error,
             hint=self.hint,
             curtain=curtain,
-            keys=WATCH_KEYS
-            if v.seat is None and not isinstance(s, LocalGame)
-            else BOARD_KEYS
-            if isinstance(v.layout, BoardLayout)
-            else PLAY_KEYS,
+            keys=WATCH_KEYS if self.watching() else play_keys(v, s.hand_over and not s.over),
             pan=self.pan,
             totals=s.totals(),
         )
+
+    def watching(self) -> bool:
+        """Whether this terminal only watches (a table of the web server with no seat here)."""
+        if isinstance(self.session, LocalGame | Replay):
+            return False
+        return self.current_view().seat is None
 
     def draw(self, width: int, height: int) -> Drawn:
         """Render the screen (and keep it, for clicks)."""
@@ -394,14 +397,8 @@ class BonepileApp(App[None]):
         if key in ("q", "ctrl+c", "ctrl+q"):
             self.quit_game()
             return
-        pans = {
-            "shift+left": (8, 0),
-            "shift+right": (-8, 0),
-            "shift+up": (0, 4),
-            "shift+down": (0, -4),
-        }
-        if key in pans:
-            dx, dy = pans[key]
+        if key in PAN_KEYS:
+            dx, dy = PAN_KEYS[key]
             self.pan = (self.pan[0] + dx, self.pan[1] + dy)
             self.redraw()
             return
@@ -410,10 +407,30 @@ class BonepileApp(App[None]):
             self.pan = (0, 0)
             self.redraw()
             return
-        if isinstance(self.session, Replay):
-            self.replay_key(key)
+        char = event.character
+        if char == "?" or key == "question_mark":
+            self.show_help()
             return
-        self.play_key(key, event.character)
+        if self.watching():
+            self.say(f"you are watching ({key_name(key, char)} does nothing): ? shows the keys")
+            return
+        if isinstance(self.session, Replay):
+            known = self.replay_key(key)
+        else:
+            known = self.play_key(key, char)
+        if not known:
+            self.say(f"unknown key {key_name(key, char)}: press ? for the keys")
+
+    def show_help(self) -> None:
+        """Every key of what is on the screen now, on the prompt line."""
+        if isinstance(self.session, Replay):
+            text = REPLAY_HELP
+        elif self.watching():
+            text = WATCH_HELP
+        else:
+            text = help_text(self.current_view())
+        self.hint = ()
+        self.say(text)
 
     def remote_changed(self) -> None:
         """A new state (or a note) came from the server."""
@@ -429,32 +446,39 @@ class BonepileApp(App[None]):
         self.error = bool(self.message)
         self.redraw()
 
-    def play_key(self, key: str, char: str | None) -> None:
-        """A key while playing."""
+    def play_key(self, key: str, char: str | None) -> bool:
+        """A key while playing; False if it is not one of the game's keys."""
         s = self.session
-        if not isinstance(s, Replay) and s.hand_over and not s.over:
+        if not isinstance(s, Replay) and s.over:
+            self.say("Nothing more to play here: q quits, shift+arrows pan the table.")
+            return True
+        if not isinstance(s, Replay) and s.hand_over:
             if key == "enter":
                 s.next_hand()
                 self.clear_choice()
                 self.version += 1
                 self.advance()
-            return
+            else:
+                self.say("Hand over: Enter deals the next hand, q quits.")
+            return True
         if isinstance(s, LocalGame) and s.hot_seat and self.curtain:
             actor = s.actor
             if key == "enter" and actor is not None and s.agents[actor] is None:
                 self.shown_seat, self.curtain = actor, False
                 self.redraw()
-            return
+            elif actor is not None and s.agents[actor] is None:
+                self.say(f"P{actor} presses Enter to see their hand (q quits)")
+            return True
         v = self.current_view()
         if key in (":", "slash", "colon") or char in (":", "/"):
             inp = self.query_one(Input)
             inp.add_class("shown")
             inp.focus()
-            return
+            return True
         if char is not None and char in HAND_KEYS:
             self.select(HAND_KEYS.index(char))
-            return
-        if key in ("left", "right") and v.hand:
+            return True
+        if key in ("left", "right"):
             step = 1 if key == "right" else -1
             start = self.selected if self.selected is not None else (-1 if step > 0 else 0)
             playable = {tile_of(a) for a in v.legal}
@@ -462,34 +486,41 @@ class BonepileApp(App[None]):
                 i = (start + step * k) % len(v.hand)
                 if v.hand[i] in playable:
                     self.select(i)
-                    return
-            return
-        if key in ("tab", "right_square_bracket", "down") and self.choices:
-            self.focus = (self.focus + 1) % len(self.choices)
-            self.redraw()
-            return
-        if key in ("shift+tab", "left_square_bracket", "up") and self.choices:
-            self.focus = (self.focus - 1) % len(self.choices)
-            self.redraw()
-            return
+                    return True
+            self.say("no tile of yours can be played now" if v.legal else "not your turn")
+            return True
+        steps = {"tab": 1, "right_square_bracket": 1, "down": 1}
+        steps |= {"shift+tab": -1, "left_square_bracket": -1, "up": -1}
+        if key in steps:
+            if self.choices:
+                self.focus = (self.focus + steps[key]) % len(self.choices)
+                self.redraw()
+            else:
+                self.say("pick a tile first (1-9): then Tab steps through where it can go")
+            return True
         if key == "enter":
             if self.choices:
                 self.choose(self.focus)
             elif len(v.legal) == 1 and v.actor == v.seat:
                 self.play(v.legal[0])
-            return
+            return True
         words = {"d": "draw", "p": "pass", "x": "discard", "s": "stop"}
         if char in words:
             self.command(words[char])
-            return
+            return True
         if char == "h":
             self.ask_hint()
-            return
-        if char is not None and char in LETTERS and self.choices:
-            self.choose(LETTERS.index(char))
+            return True
+        if char is not None and char in LETTERS:
+            if self.choices:
+                self.choose(LETTERS.index(char))
+            else:
+                self.say(f"pick a tile first (1-9): then {char} plays it where ({char}) shows")
+            return True
+        return False
 
-    def replay_key(self, key: str) -> None:
-        """A key while stepping through a replay."""
+    def replay_key(self, key: str) -> bool:
+        """A key while stepping through a replay; False if it is not one of its keys."""
         s = self.session
         assert isinstance(s, Replay)
         last = len(s.steps) - 1
@@ -505,7 +536,11 @@ class BonepileApp(App[None]):
             starts = [i for i, st in enumerate(s.steps) if st.hand == hand]
             if starts:
                 self.step = starts[0]
+        else:
+            return False
+        self.message = ""
         self.redraw()
+        return True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Typed notation: play it (one clear line if it is not a legal move)."""

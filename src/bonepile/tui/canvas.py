@@ -58,6 +58,16 @@ class Canvas:
                     self.chars[y + j][x + i] = other.chars[j][i]
                     self.styles[y + j][x + i] = other.styles[j][i]
 
+    def used_width(self) -> int:
+        """The columns up to the last one with anything drawn in it."""
+        used = 0
+        for row in self.chars:
+            for i in range(len(row) - 1, used - 1, -1):
+                if row[i] != " ":
+                    used = i + 1
+                    break
+        return used
+
     def lines(self) -> list[str]:
         """The rows as plain text, trailing spaces removed."""
         return ["".join(row).rstrip() for row in self.chars]

@@ -32,6 +32,8 @@ RETRY = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Seconds to wait before each new try to reconnect (the last repeats)."""
 STORAGE_RETRY = 3.0
 """Seconds before a move the server could not save yet is sent again."""
+NAME_LIMIT = 16
+"""Characters of a player's name the seats line keeps (what is said of the seat follows)."""
 
 
 class JoinError(BonepileError):
@@ -224,17 +226,13 @@ class RemoteTable:
         return bool(self.snap.get("match_over")) or (self.hand_over and not self.snap.get("match"))
 
     def names(self) -> tuple[str, ...]:
-        """Who sits where."""
+        """Who sits where, each with what the server says of the seat (:func:`seat_label`)."""
         assert self.snap is not None
-        out = []
-        for k, s in enumerate(self.snap["seats"]):
-            name = str(s.get("name") or s.get("bot") or s.get("kind") or "")
-            if k == self.seat:
-                name = "you"
-            elif not s.get("present", True):
-                name += " (away)"
-            out.append(name[:16])
-        return tuple(out)
+        you = self.snap.get("you")
+        mine = you if isinstance(you, int) and not isinstance(you, bool) else self.seat
+        return tuple(
+            "you" if k == mine else seat_label(s) for k, s in enumerate(self.snap["seats"])
+        )
 
     def title(self) -> str:
         """The game's title, the table and the hand."""
@@ -277,6 +275,22 @@ class RemoteTable:
                 ws.close()
 
 
+def seat_label(seat: Any, limit: int = NAME_LIMIT) -> str:
+    """A seat of the server's state message as the terminal shows it: the name (cut to
+    ``limit``), then ``(away)`` only for a person with no connection to the table (the seat's
+    ``present`` is false), ``(bot plays)`` while a bot plays for a connected person (their
+    time ran out: ``away_bot``) and ``(away, bot plays)`` for one who is gone."""
+    if not isinstance(seat, dict):
+        return ""
+    name = str(seat.get("name") or seat.get("bot") or seat.get("kind") or "")[:limit]
+    if seat.get("kind") != "human":
+        return name
+    gone = seat.get("present") is False  # a server that does not say: not away
+    if seat.get("away_bot"):
+        return f"{name} ({'away, ' if gone else ''}bot plays)"
+    return f"{name} (away)" if gone else name
+
+
 def _read_seats() -> dict[str, Any]:
     path = seats_file()
     try:
@@ -308,4 +322,4 @@ def _write_seats(seats: dict[str, Any]) -> None:
         pass  # the seat still works now; only a later run cannot find it again
 
 
-__all__ = ["JoinError", "RemoteTable", "parse_table_url", "seats_file"]
+__all__ = ["JoinError", "RemoteTable", "parse_table_url", "seat_label", "seats_file"]

@@ -1,14 +1,17 @@
 """The whole screen as a pure function: a :class:`Frame` (a view and what the player has
 chosen) and a size in, a :class:`Drawn` screen out (a canvas and where the mouse can click).
 
-Rows from the top: the title and whose turn it is, the seats (hand sizes, scores, the game's
-public facts), the table (panned to keep the last tile played in sight), the move log (in a
-column on the right when the screen is wide enough), the hand with its key numbers, the line
-that says what can be done now, and the keys.
+Rows from the top: the title and whose turn it is (with, when the table is bigger than its
+part of the screen, which way there is more of it), the seats (hand sizes, scores, the game's
+public facts), the table (laid out for the rows left to it, panned to keep the last tile played
+in sight), what happened since this seat last moved (in a column on the right when the screen
+is wide enough, or beside the board), the hand with its key numbers, the prompt (what can be
+done now) and the keys. A line that is too long wraps: nothing is cut at the screen's edge.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,7 +23,7 @@ from bonepile.tiles import Tile
 from bonepile.tui.board import draw_board, track_line
 from bonepile.tui.canvas import Canvas
 from bonepile.tui.table import LABEL, LAST, OPEN, TILE, draw_table, pip_style
-from bonepile.view import View
+from bonepile.view import Turn, View
 
 LETTERS = "abcefgijklmnortuvwyz"
 """The letters that name the places the chosen tile can go (d, h, p, q, s and x are keys)."""
@@ -30,6 +33,14 @@ WIDE = 110
 """From this many columns the move log has a column of its own on the right."""
 SIDE = 36
 """The width of that column."""
+MIN_TABLE = 4
+"""The rows the table keeps while a hand is played, however much happened since your move."""
+OLDER_ROWS = 3
+"""Below the table, earlier moves fill the log up to this many rows when there is room."""
+PROMPT_ROWS = 3
+"""The prompt wraps to at most this many rows (then it scrolls to the chosen place)."""
+SEAT_ROWS = 4
+"""The seats, scores and facts wrap to at most this many rows."""
 TITLE = "bold"
 DIM = "dim"
 ERROR = "bold red"
@@ -43,6 +54,15 @@ Hit = tuple[int, int, int, int, str, int]
 
 COMMANDS = ("draw", "pass", "discard", "stop")
 """The buttons the prompt line shows when they are legal."""
+COMMAND_KEYS = {"draw": "d", "pass": "p", "discard": "x", "stop": "s"}
+"""The key of each command."""
+
+WATCH_KEYS = "watching  shift+arrows pan  Esc centre  q quit"
+"""The keys line of a spectator."""
+REPLAY_KEYS = "→/n next  ←/b back  Home/End  PgUp/PgDn hand  shift+arrows pan  ? keys  q quit"
+"""The keys line of a replay."""
+
+_OPEN_END = re.compile(r" \(open end \d+\)")
 
 
 @dataclass(frozen=True)
@@ -50,9 +70,10 @@ class Frame:
     """What the screen shows: the ``view`` (of the seat playing here, or a spectator's),
     each seat's ``names``, a ``title``, the chosen hand tile (``selected``, an index into
     ``view.hand``) with its lettered ``choices`` and the ``focus`` among them, the ``log``
-    lines, a ``message`` (an error when ``error``), the bot's ``hint``, a ``curtain`` that hides
-    the hand (hot-seat), every hand for a replay (``hands``), the ``keys`` line, a ``pan``
-    of the table in cells, the match ``totals`` and ``extra`` items for the seats line."""
+    lines (none: no log), a ``message`` (an error when ``error``), the bot's ``hint``, a
+    ``curtain`` that hides the hand (hot-seat), every hand for a replay (``hands``), the
+    ``keys`` line (items two spaces apart), a ``pan`` of the table in cells, the match
+    ``totals`` and ``extra`` items for the seats line."""
 
     view: View
     names: tuple[str, ...]
@@ -85,6 +106,24 @@ class Drawn:
             if hx <= x < hx + w and hy <= y < hy + h:
                 return kind, value
         return None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Text laid out on a row: from column ``x``, in ``style``; ``kind`` and ``value`` make it
+    a place to click (a ``tile``, a ``choice``, a ``command``)."""
+
+    x: int
+    text: str
+    style: str = ""
+    kind: str = ""
+    value: int = 0
+
+
+Atom = tuple[str, str, str, int, int]
+"""Text to flow onto rows: ``(text, style, kind, value, gap)``, ``gap`` the spaces before it
+when it follows another on the same row."""
+Row = list[Piece]
 
 
 def tile_text(t: Tile) -> str:
@@ -120,15 +159,57 @@ def describe_choice(view: View, action: Action) -> str:
     return str(action)
 
 
+def commands(view: View) -> tuple[str, ...]:
+    """The commands (:data:`COMMANDS`) the seat shown may use now, from its legal actions."""
+    if view.seat is None or view.actor != view.seat or view.result is not None:
+        return ()
+    words = {str(a) for a in view.legal}
+    discard = any(isinstance(a, Discard) for a in view.legal)
+    return tuple(c for c in COMMANDS if c in words or (c == "discard" and discard))
+
+
+def play_keys(view: View, next_hand: bool = False) -> str:
+    """The keys line while playing: only the commands the seat may use now are offered; once
+    the hand is over, ``Enter`` if it deals a ``next_hand``."""
+    if view.result is not None:
+        items = ["Enter next hand"] if next_hand else []
+        return "  ".join([*items, "shift+arrows pan", "? keys", "q quit"])
+    board = isinstance(view.layout, BoardLayout)
+    items = ["1-9 tile", "Tab/a,b… place" if board else "a,b… place", "Enter play"]
+    items += [f"{COMMAND_KEYS[c]} {c}" for c in commands(view)]
+    items += ["h hint", ": type", "? keys", "q quit"]
+    return "  ".join(items)
+
+
+def help_text(view: View) -> str:
+    """Every key while playing, in words (what ``?`` shows)."""
+    words = [
+        "1-9, 0 or ←/→ pick a tile",
+        "a, b… or Tab then Enter place it",
+        *(f"{COMMAND_KEYS[c]} {c}" for c in commands(view)),
+        "h hint",
+        ": type a move",
+        "shift+arrows pan",
+        "Esc cancel",
+        "q quit",
+    ]
+    return "Keys: " + " · ".join(words)
+
+
 def turn_line(view: View, names: Sequence[str]) -> str:
-    """Whose turn it is, or how the hand ended."""
+    """Whose turn it is, or how the hand ended (with the winner's score)."""
     r = view.result
     if r is not None:
+        layout = view.layout
         if not r.winners:
+            if isinstance(layout, BoardLayout):
+                return f"Game over ({r.reason}): nobody wins"
             return f"Hand over ({r.reason}): nobody scores"
         who = " and ".join(seat_name(names, w) for w in r.winners)
-        if isinstance(view.layout, BoardLayout):
-            return f"Game over ({r.reason}): {who} wins"
+        if isinstance(layout, BoardLayout):
+            pos = layout.positions
+            pts = " and ".join(str(pos[w]) for w in r.winners if w < len(pos))
+            return f"Game over ({r.reason}): {who} wins" + (f" with {pts} pts" if pts else "")
         pts = ", ".join(str(r.points[w]) for w in r.winners)
         return f"Hand over ({r.reason}): {who} scores {pts}"
     if view.actor is None:
@@ -141,28 +222,38 @@ def turn_line(view: View, names: Sequence[str]) -> str:
 def seat_items(view: View, names: Sequence[str], totals: Sequence[int] | None) -> list[str]:
     """One short item per seat (hand size, score), then the boneyard and the facts."""
     items = []
+    layout = view.layout
+    track = layout.positions if isinstance(layout, BoardLayout) else ()
     for s in range(view.players):
         mark = "▶" if s == view.actor else " "
         n = view.hand_sizes[s]
         score = ""
-        if totals is not None:
-            score = f" {totals[s]} pts"
+        if s < len(track):
+            score = f", {track[s]} pts"
+        elif totals is not None:
+            score = f", {totals[s]} pts"
         items.append(f"{mark}{seat_name(names, s)}: {n} tile{'s' if n != 1 else ''}{score}")
     items.append(f"boneyard {view.boneyard_size}")
     notes = [n for n in view.public.notes() if view.players > 2 or not n.startswith("direction")]
     items.extend(notes)
-    if isinstance(view.layout, BoardLayout):
-        items.append(track_line(view.layout, view.players))
+    if isinstance(layout, BoardLayout):
+        items.append(track_line(layout, view.players))
     return items
 
 
-def wrap(items: Sequence[str], width: int, sep: str = " · ") -> list[str]:
-    """Items joined by ``sep`` into lines of at most ``width`` columns."""
+def wrap(items: Sequence[str], width: int, sep: str = " · ", indent: str = "  ") -> list[str]:
+    """Items joined by ``sep`` into lines of at most ``width`` columns; an item longer than a
+    line is broken between words onto lines of its own (the later ones indented)."""
+    width = max(1, width)
     lines: list[str] = []
     cur = ""
     for item in items:
-        item = item[:width]
-        if not cur:
+        if len(item) > width:
+            if cur:
+                lines.append(cur)
+                cur = ""
+            lines.extend(_break(item, width, indent))
+        elif not cur:
             cur = item
         elif len(cur) + len(sep) + len(item) <= width:
             cur += sep + item
@@ -174,6 +265,15 @@ def wrap(items: Sequence[str], width: int, sep: str = " · ") -> list[str]:
     return lines
 
 
+def _break(text: str, width: int, indent: str = "") -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` columns."""
+    if len(indent) + 4 > width:
+        indent = ""
+    return textwrap.wrap(
+        text, width, subsequent_indent=indent, break_on_hyphens=False, drop_whitespace=True
+    ) or [""]
+
+
 def log_lines(view: View, names: Sequence[str]) -> list[str]:
     """The move log: every effect of every turn, in words, oldest first."""
     out = []
@@ -183,98 +283,201 @@ def log_lines(view: View, names: Sequence[str]) -> list[str]:
     return out
 
 
+def turn_text(turn: Turn) -> str:
+    """One turn on one line: ``P1 plays 14-14 on 13-0, breaks the spell, takes an extra
+    turn`` (the open end a tile leaves is on the table, so it is left out)."""
+    texts = [_OPEN_END.sub("", e.describe()) for e in turn.events]
+    if not texts:
+        return f"P{turn.seat}: {turn.action}"
+    prefix = f"P{turn.seat} "
+    out = texts[0]
+    for t in texts[1:]:
+        out += f", {t[len(prefix) :]}" if t.startswith(prefix) else f"; {t}"
+    return out
+
+
+def since_last_move(view: View) -> int:
+    """Where, in ``view.history``, what this seat must know begins: its own last turn (and
+    every turn after it); the whole hand if it has not moved yet; for a spectator, the last
+    turn."""
+    hist = view.history
+    if view.seat is None:
+        return max(0, len(hist) - 1)
+    for k in range(len(hist) - 1, -1, -1):
+        if hist[k].seat == view.seat:
+            return k
+    return 0
+
+
 def seat_name(names: Sequence[str], seat: int) -> str:
     """``P1 greedy``: the seat number the log uses, and who sits there."""
     name = names[seat] if seat < len(names) else ""
     return f"P{seat} {name}".rstrip()
 
 
-def _hand_row(c: Canvas, frame: Frame, y: int, width: int, rows: int, hits: list[Hit]) -> None:
+# ---------------------------------------------------------------------- laying out text
+def _flow(atoms: Sequence[Atom], width: int, indent: int = 0) -> list[Row]:
+    """Atoms laid out left to right on rows of ``width`` columns (a row after the first
+    starts at ``indent``); an atom longer than a row is broken between words."""
+    width = max(1, width)
+    indent = indent if indent + 8 <= width else 0
+    rows: list[Row] = [[]]
+    x, fresh = 0, True
+    for text, style, kind, value, gap in atoms:
+        parts = [text] if len(text) + indent <= width else _break(text, width - indent)
+        for k, part in enumerate(parts):
+            g = gap if k == 0 else 1
+            if not fresh and x + g + len(part) > width:
+                rows.append([])
+                x, fresh = indent, True
+            if not fresh:
+                x += g
+            rows[-1].append(Piece(x, part[: max(0, width - x)], style, kind, value))
+            x += len(part)
+            fresh = False
+    return [r for r in rows if r]
+
+
+def _words(text: str, style: str = "") -> list[Atom]:
+    """``text`` as one atom a word, to flow."""
+    return [(w, style, "", 0, 1) for w in text.split()]
+
+
+def _put_rows(c: Canvas, rows: Sequence[Row], x0: int, y0: int, hits: list[Hit]) -> None:
+    """Draw ``rows`` from ``(x0, y0)``: each piece in its style (the gap between two pieces of
+    one style in it too), a place to click where a piece has a kind."""
+    for j, row in enumerate(rows):
+        y = y0 + j
+        prev: Piece | None = None
+        for p in row:
+            if prev is not None and prev.style and prev.style == p.style and not p.kind:
+                end = prev.x + len(prev.text)
+                c.put(x0 + end, y, " " * max(0, p.x - end), p.style)
+            c.put(x0 + p.x, y, p.text, p.style)
+            if p.kind and p.text:
+                hits.append((x0 + p.x, y, len(p.text), 1, p.kind, p.value))
+            prev = p
+
+
+def _log_rows(
+    items: Sequence[str], styles: Sequence[str], width: int, budget: int, lines: int
+) -> list[Row]:
+    """``items`` one a line (a long one wrapped and indented) if that takes at most ``lines``
+    rows (and ``budget``), else flowed together with ``·`` between them; if even that takes
+    more than ``budget`` rows, the newest items that fit, after ``…``."""
+    if budget <= 0 or not items:
+        return []
+    one: list[Row] = []
+    for item, style in zip(items, styles, strict=True):
+        one.extend(_flow(_words(item, style), width, indent=2))
+    if len(one) <= min(budget, max(OLDER_ROWS, lines)):
+        return one
+    rows: list[Row] = []
+    for first in range(len(items)):
+        atoms: list[Atom] = [("…", DIM, "", 0, 0)] if first else []
+        for k in range(first, len(items)):
+            # the dot between two turns ends a row rather than starting one
+            words = _words(items[k], styles[k])
+            if words and k < len(items) - 1:
+                words[-1] = (words[-1][0] + " ·", *words[-1][1:])
+            atoms.extend(words)
+        rows = _flow(atoms, width)
+        if len(rows) <= budget:
+            return rows
+    return rows[-budget:]
+
+
+def _hand_rows(frame: Frame, width: int) -> list[Row]:
     """The hand (or the curtain, or every hand in a replay or once the hand is over)."""
     view = frame.view
     if frame.curtain is not None:
-        c.put(0, y, frame.curtain[:width], TITLE)
-        return
-    if frame.hands is not None or (view.revealed is not None):
-        hands = frame.hands if frame.hands is not None else view.revealed
-        assert hands is not None
+        return _flow(_words(frame.curtain, TITLE), width)
+    hands = frame.hands if frame.hands is not None else view.revealed
+    if hands is not None:
         lines = []
         for s, hand in enumerate(hands):
             tiles = " ".join(tile_text(t) for t in hand) or "(none)"
             lines.append(f"{seat_name(frame.names, s)}: {tiles}")
-        for k, line in enumerate(wrap(lines, width, sep="   ")[:rows]):
-            c.put(0, y + k, line)
-        return
+        return [[Piece(0, line)] for line in wrap(lines, width, sep="   ")]
     if view.seat is None:
-        c.put(0, y, "(watching)", DIM)
-        return
+        return [[Piece(0, "(watching)", DIM)]]
     playable = {tile_of(a) for a in view.legal}
-    x, row = 0, 0
-    c.put(0, y, "Hand:", TITLE)
-    x = 6
+    atoms: list[Atom] = [("Hand:", TITLE, "", 0, 0)]
     for i, t in enumerate(view.hand):
         key = HAND_KEYS[i] if i < len(HAND_KEYS) else " "
-        text = tile_text(t)
-        if x + len(text) + 2 > width:
-            row += 1
-            x = 6
-            if row >= rows:
-                c.put(width - 1, y + rows - 1, "…")
-                break
         style = LABEL if i == frame.selected else TILE if t in playable else DIM
-        c.put(x, y + row, key, DIM)
-        c.put(x + 1, y + row, text, style)
-        for k, pip in ((2, t.hi), (3 + len(str(t.hi)), t.lo)):
-            c.put(x + k, y + row, str(pip), pip_style(pip, style))
-        hits.append((x, y + row, len(text) + 1, 1, "tile", i))
-        x += len(text) + 2
+        atoms.append((key + tile_text(t), style, "tile", i, 1))
+    return _flow(atoms, width, indent=6)
 
 
-def _prompt(frame: Frame, width: int) -> list[tuple[str, str, int | None, str]]:
-    """The prompt line as pieces ``(text, style, command or choice, kind)``."""
+def _put_hand(c: Canvas, rows: Sequence[Row], frame: Frame, y0: int, hits: list[Hit]) -> None:
+    """Draw the hand's rows: a tile's key dim, its pips coloured."""
+    hand = frame.view.hand
+    for j, row in enumerate(rows):
+        y = y0 + j
+        for p in row:
+            if p.kind != "tile" or not 0 <= p.value < len(hand):
+                c.put(p.x, y, p.text, p.style)
+                continue
+            t = hand[p.value]
+            c.put(p.x, y, p.text[:1], DIM)
+            c.put(p.x + 1, y, p.text[1:], p.style)
+            for k, pip in ((2, t.hi), (3 + len(str(t.hi)), t.lo)):
+                c.put(p.x + k, y, str(pip)[: max(0, len(p.text) - k)], pip_style(pip, p.style))
+            hits.append((p.x, y, len(p.text), 1, "tile", p.value))
+
+
+def _prompt_atoms(frame: Frame) -> tuple[list[Atom], int | None]:
+    """The prompt as atoms, and the index of the focused choice's atom (if any)."""
     view = frame.view
-    pieces: list[tuple[str, str, int | None, str]] = []
     if frame.message:
-        return [(frame.message, ERROR if frame.error else TITLE, None, "")]
+        return _words(frame.message, ERROR if frame.error else TITLE), None
     if frame.hint:
-        parts = [f"{a} {win:.0%} ({visits})" for a, visits, win in frame.hint[:6]]
-        return [("Hint (win, visits): " + "  ".join(parts), TITLE, None, "")]
-    if frame.selected is not None and frame.choices:
-        t = frame.view.hand[frame.selected]
+        atoms: list[Atom] = [("Hint (win, visits):", TITLE, "", 0, 0)]
+        for move, visits, win in frame.hint[:6]:
+            atoms.append((f"{move} {win:.0%} ({visits})", TITLE, "", 0, 2))
+        return atoms, None
+    if frame.selected is not None and frame.choices and frame.selected < len(view.hand):
+        t = view.hand[frame.selected]
         n = len(frame.choices)
-        head = f"{tile_text(t)} goes" + (f" ({frame.focus + 1} of {n})" if n > 1 else "") + ": "
-        pieces.append((head, TITLE, None, ""))
-        texts = []
+        head = f"{tile_text(t)} goes" + (f" ({frame.focus + 1} of {n})" if n > 1 else "") + ":"
+        atoms = [(head, TITLE, "", 0, 0)]
         for k, a in enumerate(frame.choices):
             letter = LETTERS[k] if k < len(LETTERS) else "·"
-            texts.append(f"({letter}) {describe_choice(view, a)}")
-        first = 0  # scroll the choices so that the focused one shows
-        while (
-            first < frame.focus
-            and len(head) + sum(len(x) + 2 for x in texts[first : frame.focus + 1]) > width
-        ):
-            first += 1
-        for k in range(first, n):
             style = LABEL if k == frame.focus else ""
-            pieces.append((texts[k], style, k, "choice"))
-            pieces.append(("  ", "", None, ""))
-        return pieces
+            atoms.append(
+                (f"({letter}) {describe_choice(view, a)}", style, "choice", k, 2 if k else 1)
+            )
+        return atoms, 1 + min(max(0, frame.focus), n - 1)
+    atoms = []
     if view.seat is not None and view.actor == view.seat and view.result is None:
-        words = {str(a) for a in view.legal}
-        cmds = [
-            (k, c)
-            for k, c in enumerate(COMMANDS)
-            if c in words or (c == "discard" and any(isinstance(a, Discard) for a in view.legal))
-        ]
         if any(tile_of(a) is not None and not isinstance(a, Discard) for a in view.legal):
-            pieces.append(("Pick a tile (1-9, ←/→, click)", "", None, ""))
-        for k, c in cmds:
-            key = {"draw": "d", "pass": "p", "discard": "x", "stop": "s"}[c]
-            pieces.append(("   ", "", None, ""))
-            pieces.append((f"[{key}] {c}", LABEL, k, "command"))
-    return pieces
+            atoms.append(("Pick a tile (1-9, ←/→, click)", "", "", 0, 0))
+        for c in commands(view):
+            text = f"[{COMMAND_KEYS[c]}] {c}"
+            atoms.append((text, LABEL, "command", COMMANDS.index(c), 3))
+    return atoms, None
 
 
+def _prompt_rows(frame: Frame, width: int) -> list[Row]:
+    """The prompt wrapped to at most :data:`PROMPT_ROWS` rows (those with the focused choice
+    when there are more)."""
+    atoms, focus = _prompt_atoms(frame)
+    rows = _flow(atoms, width, indent=2)
+    if len(rows) <= PROMPT_ROWS:
+        return rows
+    at = 0
+    if focus is not None:
+        _, _, kind, value, _ = atoms[focus]
+        at = next(
+            (j for j, r in enumerate(rows) if any(p.kind == kind and p.value == value for p in r)),
+            0,
+        )
+    first = min(max(0, at - PROMPT_ROWS + 1), len(rows) - PROMPT_ROWS)
+    return rows[first : first + PROMPT_ROWS]
+
+
+# ---------------------------------------------------------------------- the table
 def _draw_middle(
     frame: Frame, width: int, height: int
 ) -> tuple[Canvas, Box | None, Box | None, dict[tuple[int, int], Box]]:
@@ -311,59 +514,172 @@ def _keep(room: int, size: int, centre: int, start: int, length: int) -> int:
     return min(0, max(room - size, off))
 
 
+def _offsets(
+    table: Canvas,
+    table_w: int,
+    width: int,
+    height: int,
+    focus: Box | None,
+    root: Box | None,
+    pan: tuple[int, int],
+) -> tuple[int, int]:
+    """Where the table's corner goes in a port of ``width`` by ``height``: centred when it
+    fits, else panned to keep the first tile (``root``) and the last (``focus``) in sight;
+    then moved by the player's ``pan``."""
+    ox = (width - table_w) // 2 if table_w <= width else 0
+    oy = (height - table.height) // 2 if table.height <= height else 0
+    if focus is not None and root is not None:
+        if table_w > width:
+            ox = _keep(width, table_w, root[0] + root[2] // 2, focus[0], focus[2])
+        if table.height > height:
+            oy = _keep(height, table.height, root[1] + root[3] // 2, focus[1], focus[3])
+    return ox + pan[0], oy + pan[1]
+
+
+def more_hint(left: bool, right: bool, up: bool, down: bool) -> str:
+    """What says that the table goes on past the screen, and which way: ``(more →↓:
+    shift+arrows)``; empty when all of it shows."""
+    ways = "".join(a for a, on in (("←", left), ("→", right), ("↑", up), ("↓", down)) if on)
+    return f"(more {ways}: shift+arrows)" if ways else ""
+
+
+def _head(title: str, turn: str, width: int) -> list[Row]:
+    """The top row, the title on the left and the turn on the right; two rows when they do
+    not fit side by side."""
+    if len(title) > width:
+        title = title[: width - 1] + "…"
+    turn = turn[:width]
+    if not turn:
+        return [[Piece(0, title, TITLE)]]
+    right = Piece(width - len(turn), turn, TITLE)
+    if len(title) + 1 + len(turn) > width:
+        return [[Piece(0, title, TITLE)], [right]]
+    return [[Piece(0, title, TITLE), right]]
+
+
+def _with_more(head: Sequence[Row], more: str, width: int) -> list[Row] | None:
+    """``head`` with the ``more`` hint on the first row with room for it (after the title,
+    before the turn); ``None`` if no row has."""
+    rows = [list(r) for r in head]
+    if not more:
+        return rows
+    for row in rows:
+        left = max((p.x + len(p.text) + 2 for p in row if p.x == 0 and p.text), default=0)
+        right = min((p.x - 1 for p in row if p.x > 0), default=width)
+        if left + len(more) <= right:
+            row.append(Piece(left, more, DIM))
+            return rows
+    return None
+
+
+def _put_side(
+    c: Canvas, log: Sequence[str], recent: Sequence[Turn], x: int, y: int, width: int, rows: int
+) -> None:
+    """The move log in a column of its own (``width`` by ``rows`` from ``(x, y)``, a rule on
+    its left): its newest lines, what happened since your last move (``recent``) in full
+    brightness, the last turn highlighted, earlier moves dimmed."""
+    for k in range(rows):
+        c.put(x - 1, y + k, "│", DIM)
+    c.put(x, y, "Moves", TITLE)
+    fresh = sum(max(1, len(t.events)) for t in recent)
+    newest = max(1, len(recent[-1].events)) if recent else 0
+    lines: list[tuple[str, str]] = []
+    for k, line in enumerate(log):
+        age = len(log) - k
+        style = LAST if age <= newest else "" if age <= fresh else DIM
+        for part in _break(line, max(1, width - 1), "  "):
+            lines.append((part, style))
+    room = max(0, rows - 1)
+    for k, (part, style) in enumerate(lines[len(lines) - room :] if room else []):
+        c.put(x, y + 1 + k, part, style)
+
+
 def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     """The screen for ``frame`` at ``width`` x ``height`` cells."""
     view = frame.view
+    layout = view.layout
     c = Canvas(width, height)
     hits: list[Hit] = []
     wide = width >= WIDE
     main_w = width - SIDE - 1 if wide else width
-    # the rows the table may take: all but the title, a line of seats, the hand, a line of
-    # log (when it is not beside the table), the prompt and the keys
-    table, focus, root, end_boxes = _draw_middle(frame, main_w, max(6, height - 7 + wide))
-    if not wide and isinstance(view.layout, BoardLayout) and width - table.width > 26:
-        wide, main_w = True, table.width  # room for the log beside the board
-    side_w = width - main_w - 1
+    board = None
+    if isinstance(layout, BoardLayout):  # a board keeps its size: the log goes beside it
+        board = _draw_middle(frame, main_w, height)
+        if not wide and width - board[0].width > 26:
+            wide, main_w = True, board[0].width
+    # the rows that are not the table's: the title, the seats, the hand, the prompt, the keys
+    seats = wrap([*seat_items(view, frame.names, frame.totals), *frame.extra], width)
+    seats = seats[:SEAT_ROWS]
+    prompt = _prompt_rows(frame, width)
+    keys = wrap(frame.keys.split("  "), width, sep="  ") if frame.keys else []
+    hand = _hand_rows(frame, main_w)
+    hand = hand[: max(1, height // 3)]
+    parts: tuple[list[str] | list[Row], ...] = (seats, prompt, keys, hand)
     title = frame.title or view.game
     turn = turn_line(view, frame.names)
-    c.put(0, 0, title[:width], TITLE)
-    if turn:
-        c.put(max(len(title) + 3, width - len(turn)), 0, turn[:width], TITLE)
-    seats = wrap([*seat_items(view, frame.names, frame.totals), *frame.extra], main_w)
-    seats = seats[:3]
-    hand_rows = 3 if (frame.hands is not None or view.revealed is not None) else 2
-    log_rows = 0 if wide else 3
-    least = 3 + 1 + min(hand_rows, 1) + min(log_rows, 1)
-    if height - least >= table.height:  # fewer lines of log and hand let the table fit
-        while height - (3 + len(seats) + hand_rows + log_rows) < table.height:
-            if log_rows > 1:
-                log_rows -= 1
-            elif hand_rows > 1:
-                hand_rows -= 1
-            else:
-                seats = seats[:-1]
-    elif log_rows > 2:
-        log_rows = 2  # it will not fit: give it what can be spared
+    head = _head(title, turn, width)
+    while len(head) + sum(len(p) for p in parts) + 1 > height:
+        longest = max(parts, key=len)
+        if len(longest) <= 1:
+            break
+        longest.pop()
+    top = len(head) + len(seats)
+    bottom = height - len(keys) - len(prompt)  # the first row of the prompt
+    avail = max(1, bottom - top - len(hand))  # for the table and, below it, the log
+    # what happened since this seat last moved (below the table when there is no column)
+    hist = view.history if frame.log else ()
+    start = since_last_move(view)
+    recent = [turn_text(t) for t in hist[start:]]
+    styles = [""] * len(recent)
+    if styles:
+        styles[-1] = LAST
+    over = view.result is not None
+    log: list[Row] = []
+    if not wide:
+        log = _log_rows(recent, styles, width, max(1, avail - MIN_TABLE), avail // 2)
+    table_h = max(1, avail - len(log))
+    if board is not None:
+        table, focus, root, end_boxes = board
+    else:
+        table, focus, root, end_boxes = _draw_middle(frame, main_w, table_h)
+        if over and len(log) > 1 and (table.height > table_h or table.used_width() > main_w):
+            # the hand is over: the log gives up the rows the final table needs to show whole
+            for rows in range(len(log) - 1, 0, -1):
+                whole = _draw_middle(frame, main_w, avail - rows)
+                if whole[0].height <= avail - rows and whole[0].used_width() <= main_w:
+                    table, focus, root, end_boxes = whole
+                    log = _log_rows(recent, styles, width, rows, rows)
+                    table_h = avail - len(log)
+                    break
+    if not wide and table.height < table_h and start > 0:  # room for earlier moves
+        extra = min(table_h - table.height, OLDER_ROWS - len(log))
+        if extra > 0:
+            older = [turn_text(t) for t in hist[:start]]
+            rows_old: list[Row] = []
+            for item in older:
+                rows_old.extend(_flow(_words(item, DIM), width, indent=2))
+            log = rows_old[len(rows_old) - min(extra, len(rows_old)) :] + log
+            table_h = avail - len(log)
     for k, line in enumerate(seats):
-        c.put(0, 1 + k, line)
-    top = 1 + len(seats)
-    bottom = height - 2 - hand_rows - log_rows
-    table_h = max(1, bottom - top)
-    # the table, centred when it fits, else panned to keep the last tile played in sight
-    ox = (main_w - table.width) // 2 if table.width <= main_w else 0
-    oy = (table_h - table.height) // 2 if table.height <= table_h else 0
-    layout = view.layout
+        c.put(0, len(head) + k, line)
     if isinstance(layout, Layout) and frame.choices:  # the place to play in sight first
         end = layout.end_of(frame.choices[min(frame.focus, len(frame.choices) - 1)])
         if end is not None and (end.anchor, end.slot) in end_boxes:
             focus = end_boxes[(end.anchor, end.slot)]
-    if focus is not None and root is not None:  # the first tile in sight, and the last
-        if table.width > main_w:
-            ox = _keep(main_w, table.width, root[0] + root[2] // 2, focus[0], focus[2])
-        if table.height > table_h:
-            oy = _keep(table_h, table.height, root[1] + root[3] // 2, focus[1], focus[3])
-    ox += frame.pan[0]
-    oy += frame.pan[1]
+    table_w = table.used_width()
+    ox, oy = _offsets(table, table_w, main_w, table_h, focus, root, frame.pan)
+    more = more_hint(ox < 0, ox + table_w > main_w, oy < 0, oy + table.height > table_h)
+    head_rows = _with_more(head, more, width)
+    more_y = None
+    if head_rows is None:  # no room at the top: the hint takes the table's last row
+        head_rows = list(head)
+        table_h = max(1, table_h - 1)
+        more_y = top + table_h
+        ox, oy = _offsets(table, table_w, main_w, table_h, focus, root, frame.pan)
+        more = more_hint(ox < 0, ox + table_w > main_w, oy < 0, oy + table.height > table_h)
+    _put_rows(c, head_rows, 0, 0, hits)
+    if more_y is not None:
+        c.put(max(0, main_w - len(more)), more_y, more[:main_w], DIM)
     port = Canvas(main_w, table_h)
     port.blit(table, ox, oy)
     c.blit(port, 0, top)
@@ -373,50 +689,41 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
             box = end_boxes.get((end.anchor, end.slot)) if end is not None else None
             if box is not None and 0 <= box[0] + ox < main_w and 0 <= box[1] + oy < table_h:
                 hits.append((box[0] + ox, top + box[1] + oy, box[2], box[3], "choice", k))
-    if (table.width > main_w or table.height > table_h) and len(title) + 24 < width - len(turn):
-        c.put(len(title) + 2, 0, "(more: shift+arrows)", DIM)
-    # the move log
-    log = list(frame.log)
+    hand_y = top + table_h + len(log) + (1 if more_y is not None else 0)
     if wide:
-        for y in range(1, height - 2):
-            c.put(main_w, y, "│", DIM)
-        c.put(main_w + 1, 1, "Moves", TITLE)
-        rows: list[tuple[str, bool]] = []
-        for k, line in enumerate(log):
-            for part in textwrap.wrap(line, side_w - 1, subsequent_indent="  "):
-                rows.append((part, k == len(log) - 1))
-        room = max(0, height - 5)
-        for k, (part, newest) in enumerate(rows[len(rows) - room :] if room else []):
-            c.put(main_w + 1, 2 + k, part, LAST if newest else "")
+        _put_side(c, frame.log, hist[start:], main_w + 1, top, width - main_w - 1, bottom - top)
     else:
-        shown = log[-log_rows:] if log_rows else []
-        for k, line in enumerate(shown):
-            c.put(0, bottom + k, line[:width], LAST if k == len(shown) - 1 else "")
-    _hand_row(c, frame, height - 2 - hand_rows, main_w, hand_rows, hits)
-    # the prompt line and the keys
-    x = 0
-    for text, style, value, kind in _prompt(frame, width):
-        text = text[: max(0, width - x)]
-        c.put(x, height - 2, text, style)
-        if kind and value is not None and text:
-            hits.append((x, height - 2, len(text), 1, kind, value))
-        x += len(text)
-    c.put(0, height - 1, frame.keys[:width].ljust(width), KEYS)
+        _put_rows(c, log, 0, hand_y - len(log), hits)
+    _put_hand(c, hand, frame, hand_y, hits)
+    _put_rows(c, prompt, 0, bottom, hits)
+    for k, line in enumerate(keys):
+        c.put(0, height - len(keys) + k, line.ljust(width), KEYS)
     return Drawn(c, tuple(hits))
 
 
 __all__ = [
     "COMMANDS",
+    "COMMAND_KEYS",
     "HAND_KEYS",
     "LETTERS",
     "OPEN",
+    "REPLAY_KEYS",
+    "WATCH_KEYS",
     "Drawn",
     "Frame",
+    "Piece",
     "choices_for",
+    "commands",
     "describe_choice",
+    "help_text",
     "log_lines",
+    "more_hint",
+    "play_keys",
     "render_screen",
+    "since_last_move",
     "tile_of",
     "tile_text",
     "turn_line",
+    "turn_text",
+    "wrap",
 ]

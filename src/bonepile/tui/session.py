@@ -28,6 +28,7 @@ from bonepile.match_record import match_record_of, read_any, read_match
 from bonepile.seeds import random_seed, secret_seed
 from bonepile.state import State
 from bonepile.tiles import Tile
+from bonepile.tui.screen import REPLAY_KEYS, Frame, log_lines
 from bonepile.view import View, view
 
 HUMAN = "human"
@@ -244,12 +245,13 @@ class LocalGame:
 
 @dataclass(frozen=True)
 class Step:
-    """One position of a replay: the state's spectator view, every hand, the turn that led
-    there (``None`` first) and the hand's number in a match."""
+    """One position of a replay: the state's spectator view, every hand, the hand's number
+    in a match and, in a match, the totals (counting the hand once it is over)."""
 
     view: View
     hands: tuple[tuple[Tile, ...], ...]
     hand: int
+    totals: tuple[int, ...] | None = None
 
 
 class Replay:
@@ -259,6 +261,10 @@ class Replay:
         hands = loaded.hands if isinstance(loaded, Match) else (loaded,)
         self.steps: list[Step] = []
         self.match = isinstance(loaded, Match)
+        self.winners: tuple[int, ...] = ()
+        """The match's winners once it is over (empty otherwise, and for a single hand)."""
+        if isinstance(loaded, Match) and loaded.is_over:
+            self.winners = loaded.winners
         for number, final in enumerate(hands, 1):
             state = final.initial
             self._add(state, number)
@@ -268,6 +274,29 @@ class Replay:
         self.title = hands[0].game.title
         self.players = hands[0].players
 
+    def frame(self, index: int, *, pan: tuple[int, int] = (0, 0), message: str = "") -> Frame:
+        """What the screen shows at position ``index``: every hand, the log, the totals of a
+        match (and who won it, at its last position)."""
+        st = self.steps[index]
+        title = f"{self.title} · replay" + (f" · hand {st.hand}" if self.match else "")
+        title += f" · position {index + 1} of {len(self.steps)}"
+        names = tuple("" for _ in range(self.players))
+        extra: tuple[str, ...] = ()
+        if index == len(self.steps) - 1 and self.match and self.winners:
+            extra = ("match over: " + " and ".join(f"P{w}" for w in self.winners) + " wins",)
+        return Frame(
+            st.view,
+            names,
+            title=title,
+            hands=st.hands,
+            log=tuple(log_lines(st.view, names)),
+            keys=REPLAY_KEYS,
+            pan=pan,
+            message=message,
+            totals=st.totals,
+            extra=extra,
+        )
+
     @classmethod
     def load(cls, path: str | Path) -> Replay:
         """The replay of the record in ``path``."""
@@ -275,7 +304,8 @@ class Replay:
 
     def _add(self, state: State[Any], number: int) -> None:
         hands = tuple(state.hand(s) for s in range(state.players))
-        self.steps.append(Step(view(state, None), hands, number))
+        totals = state.scores if self.match else None
+        self.steps.append(Step(view(state, None), hands, number, totals))
 
 
 __all__ = [
