@@ -1,5 +1,5 @@
 // Replays: the list of finished hands, and one hand step by step with every hand shown,
-// the move and its effects, and the search bot's opinion of any position.
+// the move and its effects, and each legal move's chance to win with its 95% interval.
 import { h, copyText } from "./dom.js";
 import { api, games } from "./api.js";
 import { setQuery } from "./router.js";
@@ -190,7 +190,7 @@ class ReplayView {
     const turnLines = [];
     if (f.turn) {
       const lines = f.turn.events.map((e) => describeEvent(e, this.name)).filter(Boolean);
-      turnLines.push(h("div", { class: "turn-main" }, h("span", { class: "seat-dot", style: { background: seatColor(f.turn.seat) } }), h("strong", {}, `${names[f.turn.seat]}: `), describeAction(f.turn.action)));
+      turnLines.push(h("div", { class: "turn-main" }, h("span", { class: "seat-dot", style: { background: seatColor(f.turn.seat) } }), h("strong", {}, `${names[f.turn.seat]}: `), moveText(f.turn.action)));
       for (const l of lines) turnLines.push(h("div", { class: ["log-effect", l.effect && "is-effect"] }, l.text));
     } else {
       turnLines.push(h("div", { class: "turn-main muted" }, "The deal. Step forward with ▶ or the → key."));
@@ -216,26 +216,72 @@ class ReplayView {
       const got = await api.get(`/api/replays/${encodeURIComponent(this.id)}/analysis?ply=${ply}&level=${this.level.value}`);
       if (ply !== this.ply) return;
       const next = this.frames[ply + 1];
-      const played = next && next.turn ? next.turn.action : null;
-      const moves = [...got.moves].sort((a, b) => b.visits - a.visits || b.win - a.win);
-      const most = Math.max(1, ...moves.map((m) => m.visits));
-      if (got.forced) {
-        this.analysisBox.replaceChildren(
-          h("p", { class: "small muted" }, `${this.name(got.seat)} has only one legal move here:`),
-          h("ol", { class: "analysis-list" }, moves.map((m) => h("li", { class: ["analysis-move", "played"] },
-            h("div", { class: "analysis-label" }, h("span", {}, describeAction(m.action)), h("span", { class: "tag tag-turn" }, "forced"))))));
-        return;
-      }
-      this.analysisBox.replaceChildren(
-        h("p", { class: "small muted" }, `For ${this.name(got.seat)}, ${got.level} search. The bar: how often the search tried the move; the %: its estimated chance to win after it.`),
-        h("ol", { class: "analysis-list" }, moves.map((m) => h("li", { class: ["analysis-move", m.action === played && "played"] },
-          h("div", { class: "analysis-label" }, h("span", {}, describeAction(m.action)), m.action === played ? h("span", { class: "tag tag-turn" }, "played") : null,
-            h("span", { class: "muted small" }, `${m.visits} visits · ${Math.round(m.win * 100)}%`)),
-          h("div", { class: "bar" }, h("span", { class: "bar-fill", style: { width: `${Math.round((m.visits / most) * 100)}%` } }))))));
+      this.analysisBox.replaceChildren(...analysisView(got, next && next.turn ? next.turn.action : null, this.name));
     } catch (e) {
       if (ply === this.ply) this.analysisBox.replaceChildren(errorBox(e.message));
     } finally {
       this.askButton.disabled = this.frames[this.ply].actor === null || this.frames[this.ply].actor === undefined;
     }
   }
+}
+
+/** A move in words, its tile named as everywhere else ("4-1", the high half first): a board
+ * placement's action lists the pips in the order of its cells ("1-4@3A3B"), so its tile is
+ * named here from them, as the log does ("4-1: 1 on 3A, 4 on 3B"). */
+function moveText(action) {
+  const m = /^(\d+)-(\d+)@(\d+[A-Z])(\d+[A-Z])$/.exec(action || "");
+  if (!m) return describeAction(action);
+  const p = Number(m[1]), q = Number(m[2]);
+  return `${Math.max(p, q)}-${Math.min(p, q)}: ${p} on ${m[3]}, ${q} on ${m[4]}`;
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** The analysis: the verdict, then each move's chance to win with its 95% interval (a bar
+ * from 0 to 100%: the interval shaded, the estimate marked). */
+function analysisView(got, played, name) {
+  const moves = got.moves || [];
+  const sims = got.simulations ?? 0;
+  const best = new Set(got.best || []);
+  const who = name(got.seat);
+  const out = [];
+  // a move's name never breaks across lines
+  const named = (a) => h("span", { style: { whiteSpace: "nowrap" } }, moveText(a));
+  const list = (actions) => {
+    const comma = actions.some((a) => moveText(a).includes(",")) ? "; " : ", ";
+    return actions.flatMap((a, i) => [i === 0 ? "" : i === actions.length - 1 ? " and " : comma, named(a)]);
+  };
+  const verdict = {
+    forced: () => [`${who} has only one legal move here.`],
+    unknown: () => ["No deal of the hidden tiles fits what this seat saw: no estimate."],
+    clear: () => ["Best: ", named(got.best[0]), ", clearly ahead of the other moves."],
+    close: () => (got.best.length > 3
+      ? [`Too close to call: the 95% intervals of the top ${got.best.length} moves overlap.`]
+      : ["Too close to call between ", ...list(got.best), ": their 95% intervals overlap."]),
+  }[got.verdict];
+  if (verdict) out.push(h("p", { class: "analysis-verdict", "data-verdict": got.verdict }, h("strong", {}, verdict())));
+  if (sims) {
+    out.push(h("p", { class: "small muted" },
+      `${who}'s view, ${got.level}: ${sims} simulated hand${sims === 1 ? "" : "s"} a move, each with the unseen tiles dealt anew. `
+      + "%: the chance to win after the move (no winner: half); range and bar: its 95% interval."));
+  }
+  out.push(h("ol", { class: "analysis-list" }, moves.map((m) => {
+    const shown = m.simulations ?? m.visits ?? 0;
+    const low = m.low ?? m.win, high = m.high ?? m.win;
+    return h("li", { class: ["analysis-move", m.action === played && "played"], "data-move": m.action },
+      h("div", { class: "analysis-label" },
+        h("span", {}, moveText(m.action)),
+        m.action === played ? h("span", { class: "tag tag-turn" }, "played") : null,
+        best.has(m.action) && got.verdict !== "forced" ? h("span", { class: "tag tag-open" }, got.verdict === "close" ? "close" : "best") : null,
+        h("span", { class: "muted small analysis-number", title: `${shown} simulated hands` },
+          shown ? [h("strong", {}, pct(m.win)), ` (${Math.round(low * 100)}–${pct(high)})`] : "no estimate")),
+      shown ? h("div", { class: "bar", style: { position: "relative" }, role: "img", "aria-label": `${pct(m.win)} to win, 95% interval ${pct(low)} to ${pct(high)}` },
+        h("span", { class: "bar-fill", style: { marginLeft: `${low * 100}%`, width: `${Math.max(1, (high - low) * 100)}%`, opacity: "0.55" } }),
+        h("span", { style: { position: "absolute", top: "0", bottom: "0", left: `calc(${m.win * 100}% - 1px)`, width: "3px", background: "var(--text)", borderRadius: "1px" } })) : null);
+  })));
+  const others = got.unexplored || [];
+  if (others.length) {
+    out.push(h("p", { class: "small muted" }, `${others.length} other legal move${others.length === 1 ? "" : "s"} not simulated: the bot's quick score rules ${others.length === 1 ? "it" : "them"} out.`));
+  }
+  return out;
 }
