@@ -4,7 +4,8 @@ import { s, n } from "./dom.js";
 import { tileShape, pipColor, seatColor } from "./draw.js";
 
 const DIAMOND_FILL = { blue: "#2f6fd6", yellow: "#e8b91c", brown: "#8b5a2b", black: "#23252b", green: "#2e9e5b", red: "#c8372d", purple: "#7444b5" };
-const GAP = 0.22; // between the board and the track
+const GAP = 0.76; // between the board and the track: the squares' coordinates stand there
+const LABEL = 0.5; // their size
 const BAND = 0.78; // the track's width
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -96,6 +97,7 @@ export function drawBoard(group, board, opts = {}) {
     base.append(s("polygon", { class: "star", points: pts.join(" ") }, s("title", {}, `${cellName(r, c)}: the star`)));
   }
   group.replaceChildren(base);
+  group.append(drawCoordinates(board));
   group.append(drawTrack(board, opts));
   const tilesLayer = s("g", { class: "layer-tiles" });
   for (const t of opts.tiles || []) {
@@ -124,6 +126,25 @@ export function drawBoard(group, board, opts = {}) {
     }));
   }
   group.append(targets);
+}
+
+/** The squares' coordinates as the moves name them ("7J": row 7, column J): the columns'
+ * letters above and below the board, the rows' numbers on its left and right. */
+function drawCoordinates(board) {
+  const W = board.cols, H = board.rows;
+  const g = s("g", { class: "coords", "aria-hidden": "true" });
+  const away = (GAP + 0.08) / 2; // the labels' centres: between the board's rim and the track
+  const label = (x, y, text, cls) => s("text", {
+    class: ["coord", cls], x: n(x), y: n(y), "font-size": LABEL, "text-anchor": "middle", "dominant-baseline": "central",
+  }, text);
+  for (let c = 0; c < W; c++) {
+    const name = LETTERS[c] || "?";
+    g.append(label(c + 0.5, -away, name, "coord-col"), label(c + 0.5, H + away, name, "coord-col"));
+  }
+  for (let r = 0; r < H; r++) {
+    g.append(label(-away, r + 0.5, String(r + 1), "coord-row"), label(W + away, r + 0.5, String(r + 1), "coord-row"));
+  }
+  return g;
 }
 
 function drawTrack(board, opts) {

@@ -79,7 +79,7 @@ export class Hand {
   }
 
   _button(tile, i) {
-    const b = h("button", { type: "button", class: "hand-tile", "data-tile": tile, "data-index": i, "aria-label": tile });
+    const b = h("button", { type: "button", class: "hand-tile", "data-tile": tile, "data-index": i, "aria-label": tile, "aria-keyshortcuts": shortcut(i) });
     b.append(tileIcon(tile));
     let lastTap = 0;
     b.addEventListener("click", (e) => {
@@ -146,4 +146,13 @@ export class Hand {
     b.addEventListener("pointerup", up);
     b.addEventListener("pointercancel", cancel);
   }
+}
+
+/** The key that picks the tile at index i (table.js and play.js read them): 1 to 9, 0 for
+ * the 10th, Shift with 1 to 9 for the 11th to 19th; the arrow keys reach every tile. */
+function shortcut(i) {
+  if (i < 9) return String(i + 1);
+  if (i === 9) return "0";
+  if (i < 19) return `Shift+${i - 9}`;
+  return null;
 }

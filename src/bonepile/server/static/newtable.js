@@ -63,9 +63,6 @@ function build(column, all, wanted) {
     const hasTarget = g.options.some((o) => o.name === "target_score");
     matchRadio.disabled = !hasTarget;
     if (!hasTarget) { single.checked = true; }
-    matchNote.textContent = hasTarget
-      ? (g.target_score ? `A match plays hands until someone reaches ${g.target_score} (change it below).` : "A match needs a target score.")
-      : `${g.title} is one game: there are no matches.`;
     targetInput.value = g.target_score || 150;
     renderKind();
     renderOptions();
@@ -87,9 +84,18 @@ function build(column, all, wanted) {
     }
   }
 
+  /** The line under the choice speaks of what is chosen: one hand, or a match to the target
+   * typed beside it. */
   function renderKind() {
+    const g = state.game;
     const match = matchRadio.checked;
     targetRow.hidden = !match;
+    const hasTarget = g.options.some((o) => o.name === "target_score");
+    const target = Number(targetInput.value);
+    if (!hasTarget) matchNote.textContent = `${g.title} is one game: there are no matches.`;
+    else if (!match) matchNote.textContent = "One hand, then the result. Choose a match to play hand after hand up to a target score.";
+    else if (Number.isFinite(target) && target >= 1) matchNote.textContent = `Hands are played until someone reaches ${target} points.`;
+    else matchNote.textContent = "A match needs a target score.";
   }
 
   function renderOptions() {
@@ -144,6 +150,7 @@ function build(column, all, wanted) {
   playersSelect.addEventListener("change", renderSeats);
   single.addEventListener("change", renderKind);
   matchRadio.addEventListener("change", renderKind);
+  targetInput.addEventListener("input", renderKind);
   clockOn.addEventListener("change", () => { clockRow.hidden = !clockOn.checked; });
 
   const form = h("form", { class: "new-form panel" },

@@ -1,8 +1,9 @@
 // The cards laid over the table: the result of a hand (every hand revealed), the match's
 // end, and the wait for players with the invite link and "Take a seat".
 import { h, local } from "./dom.js";
-import { tileIcon, seatColor } from "./draw.js";
+import { tileIcon } from "./draw.js";
 import { describeResult } from "./describe.js";
+import { seatBadge } from "./seats.js";
 
 /**
  * The result of the hand that just ended.
@@ -28,9 +29,9 @@ export function resultCard(state, ctx) {
   for (let k = 0; k < state.players; k++) {
     const tiles = view.revealed ? view.revealed[k] || [] : [];
     rows.push(h("tr", { class: winners.includes(k) ? "winner" : "" },
-      h("td", { class: "who" }, h("span", { class: "seat-dot", style: { background: seatColor(k) } }), h("span", {}, ctx.name(k))),
+      h("td", { class: "who" }, seatBadge(k), h("span", {}, ctx.name(k))),
       h("td", { class: "revealed" }, tiles.length ? h("span", { class: "mini-tiles" }, tiles.map((t) => tileIcon(t, { label: t }))) : h("span", { class: "muted" }, "—")),
-      ctx.board ? null : h("td", { class: "num" }, result.points[k] ? `+${result.points[k]}` : "0"),
+      ctx.board ? null : h("td", { class: "num", "data-label": "Points this hand" }, result.points[k] ? `+${result.points[k]}` : "0"),
       h("td", { class: "num strong" }, String(state.totals[k]))));
   }
   const buttons = [];
@@ -52,7 +53,7 @@ export function resultCard(state, ctx) {
     h("p", { class: "muted" }, describeResult(result, ctx.name)),
     state.match && state.target ? h("p", { class: "muted small" }, `Match to ${state.target}`) : null,
     h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), ctx.board ? null : h("th", { class: "num" }, "Hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), ctx.board ? null : h("th", { class: "num", title: "The points each player scored with this hand" }, "Points this hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
       h("tbody", {}, rows)),
     h("div", { class: "card-actions" }, buttons),
     h("div", { class: "card-actions card-links" }, links));
@@ -65,7 +66,7 @@ export function resultCard(state, ctx) {
 export function waitingCard(state, ctx) {
   const open = state.seats.filter((s) => s.kind === "open").length;
   const list = h("ul", { class: "seat-list" }, state.seats.map((s, k) => h("li", {},
-    h("span", { class: "seat-dot", style: { background: seatColor(k) } }),
+    seatBadge(k),
     s.kind === "open" ? h("span", { class: "muted" }, "open seat") : h("span", {}, ctx.name(k)),
     s.kind === "bot" ? h("span", { class: "tag tag-bot" }, "bot") : null)));
   const parts = [

@@ -1,6 +1,6 @@
 // The table page: the socket, who sits where, and every part of the screen kept in step
 // with the server's state messages.
-import { h, local, copyText, debounce } from "./dom.js";
+import { h, s, local, copyText, debounce } from "./dom.js";
 import { api, gameInfo } from "./api.js";
 import { navigate } from "./router.js";
 import { toast, toastError } from "./toast.js";
@@ -13,6 +13,8 @@ import { resultCard, waitingCard, sitCard } from "./outcome.js";
 import { namer, describeEvent, describeResult, distinctNames } from "./describe.js";
 import { pipColor } from "./draw.js";
 import { themeButton } from "./theme.js";
+import { TurnAlerts } from "./notify.js";
+import { seatStatus, seatButtons, TableMenu } from "./seatactions.js";
 
 const TOKEN_KEY = (id) => `bonepile:token:${id}`;
 
@@ -44,12 +46,15 @@ class TablePage {
     this.title = h("span", { class: "game-title" }, "Table");
     this.handInfo = h("span", { class: "hand-info" });
     this.conn = h("span", { class: "conn", "data-state": "connecting", role: "status", title: "Connecting" }, h("span", { class: "conn-dot" }), h("span", { class: "conn-text" }, "connecting"));
-    this.panelButton = h("button", { type: "button", class: "btn btn-ghost panel-toggle", "aria-expanded": "false", onclick: () => this.togglePanel() }, "Moves · Chat");
+    this.panelButton = h("button", { type: "button", class: "btn btn-ghost panel-toggle", "aria-expanded": "false", onclick: () => this.togglePanel() }, "Moves", h("span", { class: "panel-toggle-more" }, " · Chat"));
     const invite = h("button", { type: "button", class: "btn btn-ghost", "data-action": "invite", onclick: () => this.copyInvite() }, "Copy invite link");
+    this.alerts = new TurnAlerts();
+    this.menu = new TableMenu((m) => this.socket && this.socket.send(m));
+    const keysButton = h("button", { type: "button", class: "icon-btn keys-btn", "data-action": "keys", title: "Keyboard shortcuts (?)", "aria-label": "Keyboard shortcuts", onclick: () => this.toggleKeys() }, "?");
     const top = h("header", { class: "topbar" },
       h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 24, height: 24 }), h("span", {}, "bonepile")),
       h("div", { class: "top-title" }, this.title, this.handInfo),
-      h("div", { class: "top-actions" }, this.conn, invite, this.panelButton, themeButton()));
+      h("div", { class: "top-actions" }, this.conn, invite, this.panelButton, this.menu.el, ...this.alerts.buttons(), keysButton, themeButton()));
     this.seatsRow = h("div", { class: "seats-row" });
     this.felt = h("div", { class: "felt" });
     this.viewport = new Viewport(this.felt, { floor: 22, cap: 60 });
@@ -71,7 +76,8 @@ class TablePage {
       chat: (text) => this.sendChat(text),
       claim: (code) => this.claim(code),
     });
-    this.page = h("div", { class: "table-page" }, top, h("div", { class: "table-main" }, playArea, this.side));
+    this.keysHelp = keysHelp(() => this.toggleKeys(false));
+    this.page = h("div", { class: "table-page" }, top, h("div", { class: "table-main" }, playArea, this.side), this.keysHelp);
     root.append(this.page);
     this.play = new Play(
       { viewport: this.viewport, felt: this.felt, handBox: this.handBox, actionsBox: this.actionsBox },
@@ -93,6 +99,7 @@ class TablePage {
     clearTimeout(this.hintTimer);
     document.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("no-scroll");
+    this.alerts.destroy();
   }
 
   async start() {
@@ -196,8 +203,27 @@ class TablePage {
     }
     if (this.pendingId && !this.socket.pending.has(this.pendingId)) this.pendingId = null;
     this.play.pending = this.pendingId ? this.play.pending : null;
+    // a board brings its own frame (the score track, the coordinates): no margin round it
+    this.viewport.margin = msg.scene && msg.scene.family === "board" ? 0.2 : 0.8;
     this.play.update(msg, { newFrom, lastIndex });
     this.render();
+    this.signal(prev, msg, sameHand);
+  }
+
+  /** The title, the favicon, sounds and a notification for the new state. */
+  signal(prev, msg, sameHand) {
+    const history = msg.view.history || [];
+    const fresh = sameHand ? history.slice((prev.view.history || []).length) : [];
+    const myTurn = this.play.myTurn && !msg.view.result;
+    let body = "";
+    const name = this.name;
+    const last = [...history].reverse().find((turn) => turn.seat !== msg.you);
+    if (last) {
+      const lines = (last.events || []).map((e) => describeEvent(e, name)).filter((d) => d && d.text).map((d) => d.text);
+      body = lines.slice(0, 2).join(". ");
+    }
+    const game = (this.gameMeta && this.gameMeta.title) || msg.game;
+    this.alerts.update({ myTurn, moved: fresh.length > 0, first: !prev, title: `Your turn · ${game}`, body });
   }
 
   onAck(msg) {
@@ -319,11 +345,35 @@ class TablePage {
   keydown(e) {
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (e.key === "Escape" && !this.keysHelp.hidden) {
+      this.toggleKeys(false);
+      return;
+    }
     if (e.key === "Escape" && this.page.classList.contains("side-open")) {
       this.togglePanel(false);
       return;
     }
+    if (e.key === "?" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      this.toggleKeys();
+      e.preventDefault();
+      return;
+    }
+    const i = tileKey(e);
+    if (i !== null) {
+      const hand = (this.state && this.state.view.hand) || [];
+      if (i < hand.length) {
+        this.play.selectByKey(i);
+        e.preventDefault();
+      }
+      return;
+    }
     if (this.play.keydown(e)) e.preventDefault();
+  }
+
+  toggleKeys(force) {
+    const open = force === undefined ? this.keysHelp.hidden : force;
+    this.keysHelp.hidden = !open;
+    if (open) this.keysHelp.querySelector("button").focus();
   }
 
   hint(text) {
@@ -364,12 +414,17 @@ class TablePage {
     const st = this.state;
     const title = (this.gameMeta && this.gameMeta.title) || (st && st.game) || (this.info && this.info.game) || "Table";
     this.title.textContent = title;
-    document.title = `${title} · bonepile`;
+    this.alerts.setBase(`${title} · bonepile`);
     if (!st) return;
     const parts = [];
     if (st.match) parts.push(`Hand ${st.hand_number}`, st.target ? `to ${st.target}` : "match");
     else parts.push("Single hand");
-    this.handInfo.textContent = parts.join(" · ");
+    const watchers = Number.isInteger(st.watchers) ? st.watchers : 0;
+    const watching = watchers > 0
+      ? h("span", { class: "watchers", title: `${watchers} spectator${watchers === 1 ? "" : "s"} connected${st.you === null ? " (you among them)" : ""}` },
+        " · ", eyeIcon(), `${watchers}`, h("span", { class: "watchers-word" }, " watching"))
+      : null;
+    this.handInfo.replaceChildren(parts.join(" · "), watching || "");
   }
 
   seatInfo(k) {
@@ -382,6 +437,7 @@ class TablePage {
     let bank = s.bank;
     if (bank !== null && bank !== undefined && turn) bank = Math.max(0, bank - (performance.now() - this.received) / 1000);
     const trackPips = board && pub.track_pips ? pub.track_pips[k] : null;
+    const bonus = st.view.options && Number.isInteger(st.view.options.track_bonus) ? st.view.options.track_bonus : 3;
     return {
       seat: k,
       name: k === st.you ? "You" : this.seatNames()[k],
@@ -389,7 +445,8 @@ class TablePage {
       tiles: st.view.hand_sizes ? st.view.hand_sizes[k] : null,
       score: showScore ? (board && pub.positions ? pub.positions[k] : st.totals[k]) : null,
       scoreSuffix: board ? " pts" : st.match ? " pts" : " pts",
-      track: trackPips !== null && trackPips !== undefined ? `on a ${trackPips}` : null,
+      track: trackPips !== null && trackPips !== undefined ? `+${bonus} on ${trackPips}s` : null,
+      trackHelp: trackPips !== null && trackPips !== undefined ? trackHelp(k === st.you ? null : this.seatNames()[k], trackPips, bonus) : null,
       bank: st.clock ? bank : null,
       turn,
       you: k === st.you,
@@ -426,6 +483,7 @@ class TablePage {
     const bank = st.seats[k].bank;
     if (bank === null || bank === undefined) return;
     const left = Math.max(0, bank - (performance.now() - this.received) / 1000);
+    if (k === st.you) this.alerts.clock(left);
     for (const el of this.page.querySelectorAll(`[data-clock="${k}"]`)) {
       el.textContent = clockText(left);
       el.classList.toggle("low", left < 20);
@@ -521,6 +579,12 @@ class TablePage {
     this.statusText.textContent = text;
     this.statusText.classList.toggle("is-notice", !!st.notice);
     this.statusRow.classList.toggle("my-turn", this.play.myTurn && !view.result);
+    // a bot plays for you (time ran out), a takeback against bots, leaving or ending the table
+    const seatText = seatStatus(st);
+    if (seatText && !view.result) text = seatText;
+    actions.push(...seatButtons(st, (m) => this.socket && this.socket.send(m)));
+    this.menu.update(st);
+    this.statusText.textContent = text;
     this.statusActions.replaceChildren(...actions);
   }
 
@@ -568,4 +632,50 @@ class TablePage {
 /** A server's line as a sentence: its first letter upper case. */
 function sentence(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** The hand tile a key picks beyond 1 to 9 (which play.js reads): 0 is the 10th, Shift with
+ * 1 to 9 the 11th to 19th and Shift+0 the 20th (where Shift with a digit key does not type
+ * a digit, as it does on AZERTY); null for other keys. The arrow keys reach every tile. */
+function tileKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  if (e.key === "0") return 9;
+  const digit = /^Digit([0-9])$/.exec(e.code || "");
+  if (e.shiftKey && digit && !/^[0-9]$/.test(e.key)) {
+    const d = Number(digit[1]);
+    return d === 0 ? 19 : 9 + d;
+  }
+  return null;
+}
+
+/** What the track note on a Double Double seat means, in words. */
+function trackHelp(name, pips, bonus) {
+  const whose = name ? `${name}'s piece stands` : "Your piece stands";
+  const who = name || "you";
+  return `Track bonus: ${whose} on a space with ${pips} pip${pips === 1 ? "" : "s"}, so any tile placed with a ${pips} (by anyone) gives ${who} +${bonus} points.`;
+}
+
+/** The keyboard's keys, shown with "?" (or the top bar's "?" button). */
+function keysHelp(close) {
+  const k = (...keys) => keys.map((key, i) => [i ? " " : "", h("kbd", {}, key)]);
+  const row = (keys, text) => [h("dt", {}, keys), h("dd", {}, text)];
+  return h("div", { class: "keys-help card", role: "dialog", "aria-label": "Keyboard shortcuts", hidden: true },
+    h("div", { class: "keys-head" }, h("h2", {}, "Keyboard"), h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: close }, "Close")),
+    h("dl", { class: "keys-list" },
+      row([k("1"), "–", k("9"), " ", k("0")], "pick the 1st to 9th tile, 0 the 10th"),
+      row([k("Shift"), "+", k("1"), "–", k("9")], "pick the 11th to 19th tile"),
+      row(k("←", "→"), "pick the previous or next tile (reaches every tile)"),
+      row([k("Tab"), " or ", k("]")], "the next place for the picked tile"),
+      row([k("Shift"), "+", k("Tab"), " or ", k("[")], "the previous place"),
+      row(k("Enter"), "play the tile there"),
+      row(k("Esc"), "put the tile back"),
+      row(k("D", "P", "S", "X"), "draw, pass, stop the chain, discard"),
+      row(k("?"), "show or hide these keys")));
+}
+
+/** An eye: someone watches. */
+function eyeIcon() {
+  return s("svg", { class: "icon eye", viewBox: "0 0 24 24", "aria-hidden": "true", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round" },
+    s("path", { d: "M2 12s3.6-6.5 10-6.5S22 12 22 12s-3.6 6.5-10 6.5S2 12 2 12z" }),
+    s("circle", { cx: 12, cy: 12, r: 3 }));
 }

@@ -1,0 +1,77 @@
+// What a seated player may do with their seat and the table, beside playing: take the seat
+// back from the bot after their time ran out, take back their last move and end the table
+// (alone with bots), and leave the table. The server decides (docs/server.md); this only
+// offers what it would accept.
+import { h } from "./dom.js";
+
+/** Whether anybody but seat `you` at the table is a person. */
+function othersArePeople(st, you) {
+  return st.seats.some((s, k) => k !== you && s.kind === "human");
+}
+
+/** Whether seat `you` made a move of this hand itself (not a bot for it). */
+function madeAMove(st, you) {
+  const forMe = new Set((st.made_for || []).map(([ply]) => ply));
+  return (st.view.history || []).some((turn, ply) => turn.seat === you && !forMe.has(ply));
+}
+
+/**
+ * The line to show instead of the usual status while a bot plays for you because your time ran
+ * out, or null.
+ */
+export function seatStatus(st) {
+  const you = st.you;
+  if (you === null || you === undefined) return null;
+  const seat = st.seats[you];
+  if (seat && seat.away_bot && seat.away_why === "time") return "Your time ran out: a bot is playing for you";
+  return null;
+}
+
+/** Buttons for the status row: "Play myself" (time ran out) and "Take back" (alone with bots). */
+export function seatButtons(st, send) {
+  const you = st.you;
+  if (you === null || you === undefined || st.status !== "playing") return [];
+  const out = [];
+  if (seatStatus(st)) {
+    out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-action": "take-seat", onclick: () => send({ type: "take_seat" }) }, "Play myself"));
+  }
+  if (!othersArePeople(st, you) && !st.view.result && madeAMove(st, you)) {
+    out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback", title: "Take back your last move (and the bots' moves after it)", onclick: () => send({ type: "takeback" }) }, "Take back"));
+  }
+  return out;
+}
+
+/**
+ * A menu for the top bar: "Leave the table" and, alone with bots, "End the table". Call
+ * update(state) with every state; it hides itself when there is nothing to offer.
+ */
+export class TableMenu {
+  constructor(send) {
+    this.send = send;
+    this.leave = h("button", { type: "button", class: "menu-item", "data-action": "leave", onclick: () => this.act("leave") }, "Leave the table");
+    this.end = h("button", { type: "button", class: "menu-item", "data-action": "end-table", onclick: () => this.act("end_table") }, "End the table");
+    this.el = h("details", { class: "table-menu", hidden: true },
+      h("summary", { class: "btn btn-ghost", "aria-label": "Table menu", title: "Leave or end the table" }, "⋯"),
+      h("div", { class: "menu-list", role: "menu" }, this.leave, this.end));
+  }
+
+  act(type) {
+    const st = this.state;
+    const alone = st && !othersArePeople(st, st.you);
+    const question = type === "leave"
+      ? (st && st.status === "open" ? "Leave this table? Your seat opens for someone else." : "Leave this table? A bot plays your seat to the end, and you watch.")
+      : "End this table for good? It closes and keeps its replays.";
+    this.el.open = false;
+    if (type === "end_table" && !alone) return;
+    if (window.confirm(question)) this.send({ type });
+  }
+
+  update(st) {
+    this.state = st;
+    const seated = st.you !== null && st.you !== undefined && st.seats[st.you] && st.seats[st.you].kind === "human";
+    const going = st.status === "open" || st.status === "playing";
+    this.leave.hidden = !(seated && going && !st.match_over);
+    this.end.hidden = !(seated && going && !othersArePeople(st, st.you));
+    this.el.hidden = this.leave.hidden && this.end.hidden;
+  }
+}
