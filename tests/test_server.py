@@ -64,6 +64,15 @@ def receive_other(ws: Any, limit: int = 50) -> dict[str, Any]:
     raise AssertionError("only states came")
 
 
+def table_for_two(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A block table made by this client, with Bob joined from another browser: the table's
+    answer (with the maker's token) and Bob's."""
+    t = new_table(client, "block", ["me", "open"])
+    client.cookies.clear()
+    bob: dict[str, Any] = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    return t, bob
+
+
 def my_turn_or_over(msg: dict[str, Any]) -> bool:
     return bool(msg["view"]["legal"]) or msg["status"] == "over"
 
@@ -250,9 +259,7 @@ def test_bad_messages_get_one_error_and_change_nothing(client: TestClient) -> No
 def test_stale_illegal_and_out_of_turn_moves_are_refused_and_the_state_resent(
     client: TestClient,
 ) -> None:
-    t = new_table(client, "block", ["me", "open"])
-    client.cookies.clear()
-    bob = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    t, bob = table_for_two(client)
     with (
         client.websocket_connect(f"/ws/table/{t['id']}") as wa,
         client.websocket_connect(f"/ws/table/{t['id']}") as wb,
@@ -499,9 +506,7 @@ def test_against_bots_a_player_takes_a_move_back_then_ends_the_table(client: Tes
 def test_with_another_person_there_is_no_takeback_and_leaving_hands_the_seat_to_a_bot(
     client: TestClient,
 ) -> None:
-    t = new_table(client, "block", ["me", "open"])
-    client.cookies.clear()
-    bob = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
+    t, bob = table_for_two(client)
     with (
         client.websocket_connect(f"/ws/table/{t['id']}") as wa,
         client.websocket_connect(f"/ws/table/{t['id']}") as wb,
