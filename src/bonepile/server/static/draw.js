@@ -225,8 +225,12 @@ export function drawScene(group, scene, opts = {}) {
     if (opts.locked && opts.locked.has(e.value)) {
       g.classList.add("locked");
       g.setAttribute("aria-label", `${g.getAttribute("aria-label")} (locked until the ${e.value}-${e.value} is down)`);
-      const lx = e.x + e.w - 0.3, ly = e.y + 0.3;
-      g.append(s("g", { class: "lock-mark" },
+      // the padlock sits in the half away from the tile, clear of the number (a square end: its corner)
+      const [ix, iy] = innerHalfCentre(e);
+      const square = Math.abs(e.w - e.h) < 0.01;
+      const lx = square ? e.x + e.w - 0.22 : 2 * (e.x + e.w / 2) - ix;
+      const ly = square ? e.y + 0.26 : 2 * (e.y + e.h / 2) - iy;
+      g.append(s("g", { class: "lock-mark", transform: square ? "" : `translate(${n(lx)} ${n(ly)}) scale(1.6) translate(${n(-lx)} ${n(-ly)})` },
         s("path", { d: `M${n(lx - 0.08)} ${n(ly - 0.02)}v-0.06a0.08 0.08 0 0 1 0.16 0v0.06`, fill: "none" }),
         s("rect", { x: n(lx - 0.12), y: n(ly - 0.02), width: 0.24, height: 0.18, rx: 0.03 })));
     }

@@ -11,11 +11,9 @@ const NOTIFY_KEY = "bonepile:notify";
 export const TURN_MARK = "● Your turn — ";
 const LOW_TIME = 20; // seconds left: the clock turns red, and a warning sounds once
 
-/** The icon on your turn: the favicon's tile, close up (its red pips on ivory, where the usual
- * icon is dark green). The page may load images from its own site only (the server's
- * Content-Security-Policy has img-src 'self': no data: or blob: icons), so this is the same
- * file shown through an SVG view of a part of it. */
-const TURN_ICON = "/static/favicon.svg#svgView(viewBox(20,30,24,24))";
+/** The icon on your turn: the same tile on amber with a red dot, told apart from the usual
+ * dark-green icon at a glance in a row of tabs. */
+const TURN_ICON = "/static/favicon-turn.svg";
 
 // ------------------------------------------------------------------ sounds
 /** Whether sounds are on (they are unless the player turned them off). */
