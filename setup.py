@@ -40,6 +40,7 @@ COMPILED_MODULES = [
     "src/bonepile/agents/base.py",
     "src/bonepile/agents/ismcts.py",
     "src/bonepile/agents/sampler.py",
+    "src/bonepile/agents/solver.py",
     "src/bonepile/heuristics.py",
     "src/bonepile/games/base.py",
     "src/bonepile/result.py",

@@ -14,7 +14,8 @@ the first move is far too slow) it plays the package's ``bota_gorda`` (heaviest 
 The adapter mirrors the package's game move by move in a bonepile ``block`` hand
 (``teams=true, lead=seat0_any``), whose views are what the bonepile agent sees. Every deal is
 played twice with the teams swapped (duplicate deals). The JSON report gives the bonepile
-team's share of the hands won, with a 95% interval over deals, and the mean points.
+team's share of the hands won and its points margin a hand, each with a 95% interval over
+deals.
 
 Rules differ in one corner: a blocked hand goes to the team with the lower *total* in the
 package, to the team holding the lowest *single* hand in bonepile's ``block``
@@ -120,6 +121,14 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
             "won_by_domino": game.result.won, "think": think}  # fmt: skip
 
 
+def _interval(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95% interval (normal, over deals)."""
+    m = len(xs)
+    mean = sum(xs) / m
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (m - 1)) if m > 1 else 0.0
+    return mean, (1.96 * sd / math.sqrt(m) if m > 1 else math.inf)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -135,14 +144,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     games = []
     per_deal = []
+    points_per_deal = []
     for deal in range(args.deals):
         pair = [play(deal, True, args), play(deal, False, args)]
         games.extend(pair)
         per_deal.append(sum(g["share"] for g in pair) / 2)
-    m = len(per_deal)
-    mean = sum(per_deal) / m
-    sd = math.sqrt(sum((x - mean) ** 2 for x in per_deal) / (m - 1)) if m > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
+        points_per_deal.append(sum(g["points"] for g in pair) / 2)
+    mean, half = _interval(per_deal)
+    pmean, phalf = _interval(points_per_deal)
     secs = {k: sum(g["think"][k][0] for g in games) for k in ("bonepile", "alphabeta")}
     moves = {k: sum(g["think"][k][1] for g in games) for k in ("bonepile", "alphabeta")}
     report = {
@@ -151,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         "hands": len(games),
         "bonepile_share": round(mean, 4),
         "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
-        "bonepile_points_per_hand": round(sum(g["points"] for g in games) / len(games), 2),
+        "bonepile_points_per_hand": round(pmean, 2),
+        "points_ci95": [round(pmean - phalf, 2), round(pmean + phalf, 2)],
+        "points_above_zero": pmean - phalf > 0,
         "ms_per_move": {k: round(1000 * secs[k] / max(moves[k], 1), 1) for k in secs},
     }
     json.dump(report, sys.stdout, indent=2)

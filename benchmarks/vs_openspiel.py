@@ -1,22 +1,35 @@
-"""bonepile's search bot against OpenSpiel's own ISMCTS, at equal time a move.
+"""bonepile's bots against OpenSpiel's own ISMCTS on its block dominoes, like with like.
 
-    python benchmarks/vs_openspiel.py [--deals 50] [--agent ismcts:hard] [--seconds 0.1]
-                                      [--seed 1]
+    python benchmarks/vs_openspiel.py [--deals 400] [--seed 1] [--sims 250]
+                                      [--objective points|wins] [--equal-time]
+                                      [--agents ismcts:hard,greedy,random] [--workers 2]
+                                      [--markdown]
 
 The game is OpenSpiel's ``python_block_dominoes`` (2 players, 7 tiles each, 14 asleep, seat 0
-leads any tile, a blocked player is skipped, the lower hand wins, an equal count is a tie),
-whose state decides every move's legality and the result. One seat is bonepile's agent
-(``--agent``, any spec of ``bonepile arena``), which sees only the view of a bonepile
-``block`` hand (``lead=seat0_any``) that mirrors OpenSpiel's move by move; the other is
-``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random rollouts, ``uct_c=2``, the final move
-by most visits) with the resampler of ``openspiel_block.py``.
+leads any tile, a blocked player is skipped, the lower hand wins, the winner scores the loser's
+pips less its own), whose state decides every move's legality and the result. One seat is a
+bonepile agent (each of ``--agents``, any spec of ``bonepile arena``), which sees only the view
+of a bonepile ``block`` hand (``lead=seat0_any``) that mirrors OpenSpiel's move by move; the
+other is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random rollouts, ``uct_c``
+``--openspiel-c``, the final move by most visits) with the resampler of ``openspiel_block.py``.
 
-Equal time a move: OpenSpiel's bot gets as many simulations as it can run in the time bonepile's
-agent has taken per decision so far in this run (``--seconds`` before the first one), from its
-own measured rate; the report gives both sides' milliseconds per decision (a move with one legal
-action costs nothing on either side and is not counted). Every deal is played twice, the seats
-swapped (duplicate deals); the JSON report gives bonepile's win share (a tie counts a half) with
-a 95% interval over deals.
+Like with like:
+
+* **the same objective**: ``--objective points`` (OpenSpiel's own returns, the points margin)
+  or ``wins`` (OpenSpiel's returns replaced by their sign while it searches); every bonepile
+  search agent is given the same objective (``:objective=points`` added to its spec), and both
+  quantities are scored whatever the objective: the share of hands won (a tie a half) and the
+  points margin a hand, each with a 95% interval over deals;
+* **equal simulations** (the default): OpenSpiel runs ``--sims`` simulations a decision, and
+  a bonepile search agent written without a budget (``ismcts``) runs as many iterations;
+* **equal time** (``--equal-time``): OpenSpiel runs ``--sims`` simulations a decision, and
+  every bonepile search agent has, for each decision, OpenSpiel's mean time a decision so far
+  in its process (measured on 20 decisions before the first hand);
+* ``random`` and ``greedy`` rows calibrate: they show what a share means against this bot.
+
+Every deal is played twice, the seats swapped (duplicate deals). A move with one legal action
+costs nothing on either side and is not counted in the times. ``--markdown`` prints the README's
+table.
 """
 
 from __future__ import annotations
@@ -24,39 +37,116 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import platform
 import random
 import sys
 import time
+from typing import Any
 
 import openspiel_block
 
+CALIBRATION = 20
+"""OpenSpiel decisions timed in each process before the first hand (for ``--equal-time``)."""
+
 
 class Clock:
-    """Seconds and decisions per side, and OpenSpiel's simulations per second."""
+    """Each side's seconds and decisions (those with a choice) in this process."""
 
-    def __init__(self, seconds: float) -> None:
-        self.first = seconds
+    def __init__(self) -> None:
         self.time = {"bonepile": 0.0, "openspiel": 0.0}
         self.moves = {"bonepile": 0, "openspiel": 0}
-        self.sims = 0
 
-    def budget(self) -> float:
-        """bonepile's mean seconds per decision so far (``--seconds`` before any)."""
-        n = self.moves["bonepile"]
-        return self.time["bonepile"] / n if n else self.first
-
-    def simulations(self) -> int:
-        """How many simulations OpenSpiel's bot can run in :meth:`budget`."""
-        t = self.time["openspiel"]
-        rate = self.sims / t if t > 0 else 1000.0
-        return max(5, round(rate * self.budget()))  # with one, its root may stay unvisited
+    def openspiel_mean(self) -> float:
+        """OpenSpiel's mean seconds a decision so far."""
+        return self.time["openspiel"] / max(1, self.moves["openspiel"])
 
 
-def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
-    """One hand of deal ``deal`` with bonepile in seat ``ours``; bonepile's share (1, 0.5, 0)."""
+_CLOCK = Clock()
+
+
+def agent_spec(spec: str, args: argparse.Namespace) -> str:
+    """``spec`` as it plays here: a search agent without a budget gets ``--sims`` iterations,
+    and every search agent the run's objective (unless its spec names one)."""
+    parts = spec.split(":")
+    if parts[0] != "ismcts":
+        return spec
+    if len(parts) == 1 or "=" in parts[1]:
+        parts.insert(1, str(args.sims))
+    if args.objective == "points" and not any(p.startswith("objective=") for p in parts):
+        parts.append("objective=points")
+    return ":".join(parts)
+
+
+class _Signed:
+    """While OpenSpiel's bot searches for wins, its game's returns are their signs."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __enter__(self) -> None:
+        if self.on:
+            from open_spiel.python.games import block_dominoes
+
+            cls = block_dominoes.BlockDominoesState
+            self.saved = cls.returns
+            saved = self.saved
+
+            def signed(state: Any) -> list[float]:
+                return [float((r > 0) - (r < 0)) for r in saved(state)]
+
+            cls.returns = signed  # type: ignore[method-assign]
+
+    def __exit__(self, *exc: object) -> None:
+        if self.on:
+            from open_spiel.python.games import block_dominoes
+
+            block_dominoes.BlockDominoesState.returns = self.saved  # type: ignore[method-assign]
+
+
+def _bot(game: Any, seed: int, args: argparse.Namespace) -> Any:
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
+
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed)),
+        uct_c=args.openspiel_c,
+        max_simulations=args.sims,
+        random_state=np.random.RandomState(seed),
+    )
+    bot._resampler_cb = openspiel_block.resampler(game, random.Random(seed))
+    return bot
+
+
+def _calibrate(args: argparse.Namespace) -> None:
+    """Time OpenSpiel's bot on the first decisions of a few hands (equal time needs a rate
+    before the first hand)."""
+    game = openspiel_block.load_game()
+    rng = random.Random(args.seed)
+    while _CLOCK.moves["openspiel"] < CALIBRATION:
+        state = game.new_initial_state()
+        order = list(range(28))
+        rng.shuffle(order)
+        for k in order[:14]:
+            state.apply_action(k)
+        bot = _bot(game, rng.randrange(10**6), args)
+        while not state.is_terminal() and _CLOCK.moves["openspiel"] < CALIBRATION:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                start = time.perf_counter()
+                with _Signed(args.objective == "wins"):
+                    action = bot.step(state)
+                _CLOCK.time["openspiel"] += time.perf_counter() - start
+                _CLOCK.moves["openspiel"] += 1
+            else:
+                action = legal[0]
+            state.apply_action(action)
+
+
+def play(spec: str, deal: int, ours: int, args: argparse.Namespace) -> tuple[float, float]:
+    """One hand of deal ``deal`` with agent ``spec`` in seat ``ours``: its share (1, 0.5, 0)
+    and its points margin (OpenSpiel's return)."""
     from open_spiel.python.games import block_dominoes
 
     from bonepile.actions import PASS
@@ -77,16 +167,10 @@ def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
     rest = [tiles[k] for k in order[14:]]
     state = get_game("block").new(2, options={"lead": "seat0_any"}, deal=(hands, rest))
 
-    seed = args.seed * 1_000 + deal * 2 + ours
-    agent = make_agent(args.agent, seed)
-    bot = ismcts.ISMCTSBot(
-        game,
-        mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed)),
-        uct_c=2.0,
-        max_simulations=5,
-        random_state=np.random.RandomState(seed),
-    )
-    bot._resampler_cb = openspiel_block.resampler(game, random.Random(seed))
+    seed = args.seed * 1_000_003 + deal * 2 + ours
+    agent = make_agent(spec, seed)
+    timed = args.equal_time and hasattr(agent, "seconds")
+    bot = _bot(game, seed, args)
     while not ospiel.is_terminal():
         seat = ospiel.current_player()
         while state.legal_actions() == (PASS,):
@@ -95,32 +179,113 @@ def play(deal: int, ours: int, args: argparse.Namespace, clock: Clock) -> float:
         legal = ospiel.legal_actions()
         start = time.perf_counter()
         if seat == ours:
+            if timed:
+                agent.seconds = _CLOCK.openspiel_mean()  # type: ignore[attr-defined]
             action = agent.act(view(state, seat))
             chosen = openspiel_block.to_openspiel(action, state, seat)
             side = "bonepile"
         else:
-            sims = clock.simulations()
-            bot._max_simulations = sims
-            chosen = bot.step(ospiel) if len(legal) > 1 else legal[0]
+            if len(legal) > 1:
+                with _Signed(args.objective == "wins"):
+                    chosen = bot.step(ospiel)
+            else:
+                chosen = legal[0]
             action = openspiel_block.to_bonepile(chosen, state)
             side = "openspiel"
-            if len(legal) > 1:
-                clock.sims += sims
         if len(legal) > 1:
-            clock.time[side] += time.perf_counter() - start
-            clock.moves[side] += 1
+            _CLOCK.time[side] += time.perf_counter() - start
+            _CLOCK.moves[side] += 1
         ospiel.apply_action(chosen)
         state = state.apply(action)
-    mine = ospiel.returns()[ours]
-    return 0.5 if mine == 0 else (1.0 if mine > 0 else 0.0)
+    margin = float(ospiel.returns()[ours])
+    return (0.5 if margin == 0 else (1.0 if margin > 0 else 0.0)), margin
+
+
+def _deal(job: tuple[str, int, argparse.Namespace]) -> dict[str, Any]:
+    spec, deal, args = job
+    if args.equal_time and _CLOCK.moves["openspiel"] < CALIBRATION:
+        _calibrate(args)
+    before = (dict(_CLOCK.time), dict(_CLOCK.moves))
+    a = play(spec, deal, 0, args)
+    b = play(spec, deal, 1, args)
+    return {
+        "share": (a[0] + b[0]) / 2,
+        "points": (a[1] + b[1]) / 2,
+        "time": {k: _CLOCK.time[k] - before[0][k] for k in _CLOCK.time},
+        "moves": {k: _CLOCK.moves[k] - before[1][k] for k in _CLOCK.moves},
+    }
+
+
+def interval(xs: list[float]) -> tuple[float, float, float]:
+    """The mean of ``xs`` and its 95% interval (normal, over deals)."""
+    m = len(xs)
+    mean = sum(xs) / m
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (m - 1)) if m > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def row(spec: str, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
+    """Every deal with agent ``spec``: its figures."""
+    jobs = [(spec, deal, args) for deal in range(args.deals)]
+    done = list(pool.imap(_deal, jobs)) if pool is not None else [_deal(j) for j in jobs]
+    share = interval([d["share"] for d in done])
+    points = interval([d["points"] for d in done])
+    secs = {k: sum(d["time"][k] for d in done) for k in ("bonepile", "openspiel")}
+    moves = {k: sum(d["moves"][k] for d in done) for k in ("bonepile", "openspiel")}
+    report = {
+        "agent": spec,
+        "hands": 2 * len(done),
+        "share": round(share[0], 3),
+        "share_ci95": [round(max(0.0, share[1]), 3), round(min(1.0, share[2]), 3)],
+        "points_per_hand": round(points[0], 2),
+        "points_ci95": [round(points[1], 2), round(points[2], 2)],
+        "share_above_even": share[1] > 0.5,
+        "points_above_zero": points[1] > 0,
+        "ms_per_decision": {k: round(1000 * secs[k] / max(moves[k], 1), 2) for k in secs},
+    }
+    print(f"{spec}: {report['share']} {report['points_per_hand']}", file=sys.stderr)
+    return report
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The README's table."""
+    c = report["config"]
+    budget = "equal time" if c["equal_time"] else "equal simulations"
+    out = [
+        "| bonepile agent | hands won (95% interval) | points a hand (95% interval) | "
+        "ms a decision, bonepile / OpenSpiel |",
+        "|---|---|---|---|",
+    ]
+    for r in report["rows"]:
+        lo, hi = r["share_ci95"]
+        plo, phi = r["points_ci95"]
+        ms = r["ms_per_decision"]
+        out.append(
+            f"| `{r['agent']}` | {r['share']:.3f} ({lo:.3f}–{hi:.3f}) | "
+            f"{r['points_per_hand']:+.2f} ({plo:+.2f} to {phi:+.2f}) | "
+            f"{ms['bonepile']:.1f} / {ms['openspiel']:.1f} |"
+        )
+    out.append("")
+    out.append(
+        f"OpenSpiel ISMCTS with {c['sims']} simulations a decision, uct_c {c['openspiel_c']:g}, "
+        f"{budget}, both sides maximising {c['objective']}; {report['rows'][0]['hands']} hands "
+        f"a row ({c['deals']} deals, seats swapped), seed {c['seed']}."
+    )
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=50, help="deals, each played twice")
-    parser.add_argument("--agent", default="ismcts:hard", help="bonepile's agent (arena spec)")
-    parser.add_argument("--seconds", type=float, default=0.1, help="OpenSpiel's first budget")
+    parser.add_argument("--deals", type=int, default=400, help="deals a row, each played twice")
+    parser.add_argument("--agents", default="ismcts,greedy,random", help="bonepile agents")
+    parser.add_argument("--sims", type=int, default=250, help="OpenSpiel's simulations")
+    parser.add_argument("--objective", choices=("points", "wins"), default="points")
+    parser.add_argument("--equal-time", action="store_true", help="bonepile gets OpenSpiel's time")
+    parser.add_argument("--openspiel-c", type=float, default=2.0, help="OpenSpiel's uct_c")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--markdown", action="store_true", help="print the README's table")
     args = parser.parse_args(argv)
     try:
         import open_spiel  # noqa: F401
@@ -129,27 +294,24 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     import bonepile
 
-    clock = Clock(args.seconds)
-    per_deal = []
-    for deal in range(args.deals):
-        per_deal.append((play(deal, 0, args, clock) + play(deal, 1, args, clock)) / 2)
-    m = len(per_deal)
-    mean = sum(per_deal) / m
-    sd = math.sqrt(sum((x - mean) ** 2 for x in per_deal) / (m - 1)) if m > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
-    ms = {k: round(1000 * clock.time[k] / max(clock.moves[k], 1), 1) for k in clock.time}
+    specs = [agent_spec(s.strip(), args) for s in args.agents.split(",") if s.strip()]
+    # spawned, not forked: a forked copy of a process that loaded OpenSpiel can hang
+    pool = multiprocessing.get_context("spawn").Pool(args.workers) if args.workers > 1 else None
+    try:
+        rows = [row(spec, args, pool) for spec in specs]
+    finally:
+        if pool is not None:
+            pool.close()
     report = {
-        "benchmark": "bonepile vs OpenSpiel ISMCTS on python_block_dominoes, equal time a move",
+        "benchmark": "bonepile vs OpenSpiel ISMCTS on python_block_dominoes",
         "config": vars(args),
         "bonepile": f"{bonepile.__version__}, {bonepile.build()}",
         "python": platform.python_version(),
-        "hands": 2 * m,
-        "bonepile_share": round(mean, 4),
-        "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
-        "above_even": mean - half > 0.5,
-        "ms_per_decision": ms,
-        "openspiel_sims_per_decision": round(clock.sims / max(clock.moves["openspiel"], 1)),
+        "rows": rows,
     }
+    if args.markdown:
+        print(markdown(report))
+        return 0
     json.dump(report, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

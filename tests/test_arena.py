@@ -417,3 +417,20 @@ def test_the_arena_command_prints_the_table(tmp_path: Path) -> None:
 )
 def test_the_arena_command_rejects_bad_input(args: list[str], fragment: str) -> None:
     bad(run("arena", *args), fragment)
+
+
+def test_points_margins_come_with_an_interval_over_deals() -> None:
+    """Each agent's points margin is its points less the other agents' in every game, averaged
+    over deals; two agents' margins are opposite; the interval holds the mean."""
+    result = run_arena("block", ["greedy", "random"], 30, seed=3, workers=1, keep_outcomes=True)
+    a, b = result.stats
+    per_deal: dict[int, list[float]] = {}
+    for o in result.outcomes:
+        g = o.seating.index(0)
+        per_deal.setdefault(o.deal, []).append(o.points[g] - o.points[1 - g])
+    expected = sum(sum(v) / len(v) for v in per_deal.values()) / len(per_deal)
+    assert a.margin == pytest.approx(expected)
+    assert b.margin == pytest.approx(-expected)
+    assert a.margin_low < a.margin < a.margin_high
+    assert a.margin_low > 0  # greedy outscores random by a distance over 30 deals
+    assert "points margin (95%)" in "\n".join(table(result))

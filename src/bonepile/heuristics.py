@@ -342,7 +342,9 @@ class PlayHints:
     for the search to weigh its sampled worlds by the others' past moves (``None``: no model,
     every consistent deal weighs the same). ``expert_pool`` and ``expert_belief``: the game's
     own settings for the ``expert`` level (``None``: ``pool``, and the level's belief), where
-    the measurements found others stronger (docs/strength-notes.md).
+    the measurements found others stronger (docs/strength-notes.md). ``points_scale``: the
+    points a unit of the search's value when it maximises points (``objective=points``): about
+    a typical hand's points, so that its exploration constant means what it means for wins.
     """
 
     greedy: Callable[[View], Scorer] = line_scorer
@@ -353,13 +355,14 @@ class PlayHints:
     model: Callable[[State[Any], Action], float] | None = None
     expert_pool: int | None = None
     expert_belief: int | None = None
+    points_scale: float = 20.0
 
 
 LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
 DRAW_HINTS = replace(LINE_HINTS, expert_pool=250, expert_belief=0)
 """Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
 boneyard's order is hidden too; weighing by the others' moves gained nothing there)."""
-SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24)
+SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24, points_scale=60.0)
 DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
 BOARD_HINTS = PlayHints(
     greedy=board_scorer, pool=12, rollout=board_move, rollout_depth=2, candidates=board_candidates

@@ -21,11 +21,13 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
+from bonepile.agents.solver import EndgameSolver
 from bonepile.games import get_game
 from bonepile.heuristics import PlayHints
 from bonepile.state import State
@@ -43,6 +45,11 @@ settings (``PlayHints.expert_pool`` and ``expert_belief``: draw samples more wor
 
 MAX_BELIEF = 64
 """The most candidate worlds per kept world (``belief``)."""
+
+OBJECTIVES = ("win", "points")
+"""What the search maximises: ``win`` the chance to win the hand (1 a win, 0 a loss, a hand
+nobody wins a half), ``points`` the expected points margin (the seat's points less the mean of
+the others', in units of the game's ``PlayHints.points_scale``)."""
 
 ROLLOUTS = ("game", "random")
 """Rollout policies: the game's own (``hints.rollout``: mostly the heaviest tile in the line
@@ -88,11 +95,14 @@ def _any(state: State[Any], rng: random.Random) -> Action:
     return legal[int(rng.random() * len(legal))]
 
 
-def evaluate(state: State[Any]) -> list[float]:
-    """A finished hand's :func:`rewards`; for a running board game, who is ahead on the track
-    (a logistic of each seat's lead over the best of the others, 4 points a unit)."""
+def evaluate(
+    state: State[Any], score: Callable[[State[Any]], list[float]] | None = None
+) -> list[float]:
+    """A finished hand's value to each seat (``score``, by default :func:`rewards`); for a
+    running board game, who is ahead on the track (a logistic of each seat's lead over the
+    best of the others, 4 points a unit)."""
     if state.result is not None:
-        return rewards(state)
+        return (score or rewards)(state)
     scores = state.scores
     out = []
     for s, mine in enumerate(scores):
@@ -112,6 +122,17 @@ def rewards(final: State[Any]) -> list[float]:
     return [1.0 if s in result.winners else 0.0 for s in range(n)]
 
 
+def margins(final: State[Any], scale: float) -> list[float]:
+    """What a finished hand is worth to each seat in points: its points less the mean of the
+    others', divided by ``scale`` (zero-sum: in two-player block, the points won or lost)."""
+    result = final.result
+    assert result is not None
+    points = result.points
+    n = len(points)
+    total = sum(points)
+    return [(p - (total - p) / (n - 1)) / scale for p in points]
+
+
 class ISMCTSAgent:
     """Information-set MCTS. ``iterations`` per move (or ``seconds`` per move, if given).
 
@@ -119,7 +140,10 @@ class ISMCTSAgent:
     UCB constant; ``pool`` the sampled worlds a decision (by default the game's); ``belief``
     weighs the worlds by how likely the others' moves were in each (see :meth:`_worlds`; 0:
     every consistent deal the same, by default the level's); ``rollout`` is ``"game"`` (the
-    game's rollout policy) or ``"random"`` (uniform random play).
+    game's rollout policy) or ``"random"`` (uniform random play); ``objective`` what the search
+    maximises (:data:`OBJECTIVES`); ``solve`` N > 0 values a two-player position with at most
+    N tiles left in the hands exactly, by minimax in its world
+    (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a rollout.
     """
 
     def __init__(
@@ -133,11 +157,17 @@ class ISMCTSAgent:
         pool: int | None = None,
         belief: int | None = None,
         rollout: str = "game",
+        objective: str = "win",
+        solve: int = 0,
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
+        if objective not in OBJECTIVES:
+            raise ValueError(
+                f"unknown objective {objective!r} (objectives: {', '.join(OBJECTIVES)})"
+            )
         if belief is not None and not 0 <= belief <= MAX_BELIEF:
             raise ValueError(f"belief is 0 to {MAX_BELIEF}, got {belief!r}")
         self.seed = seed
@@ -152,6 +182,8 @@ class ISMCTSAgent:
         """The belief asked for (``None``: the level's, or the game's for expert; see
         :meth:`settings`)."""
         self.rollout = rollout
+        self.objective = objective
+        self.solve = solve
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -259,6 +291,19 @@ class ISMCTSAgent:
         prune = hints.candidates
         redact = game.hidden_actions
         c = self.exploration
+        if self.objective == "points":
+            scale = hints.points_scale
+
+            def score(final: State[Any]) -> list[float]:
+                return margins(final, scale)
+        else:
+            score = rewards
+        solver = None
+        if self.solve and worlds[0].players == 2:
+            if self.objective == "points":
+                solver = EndgameSolver(score, 0.0, self.solve)
+            else:
+                solver = EndgameSolver(score, 1.0, self.solve, bounds=(0.0, 1.0))
         log = math.log
         sqrt = math.sqrt
         rand = rng.random
@@ -315,25 +360,38 @@ class ISMCTSAgent:
                 state = nxt[0] if nxt is not None else state.apply(legal[best])
                 path.append((best_child, actor))
                 node = best_child
-            if depth is not None:
-                for _ in range(depth):
-                    if state.actor is None:
-                        break
-                    state = state.apply(
-                        policy(state, rng) if policy is not None else _any(state, rng)
-                    )
-                r = evaluate(state)
-            elif policy is not None:
-                r = rewards(state.playout_with(policy, rng))
-            else:
-                final = state.playout(rng) if state.actor is not None else state
-                r = rewards(final)
+            r = None
+            if solver is not None and state.actor is not None and solver.small(state):
+                r = solver.rewards(state)  # None: too big after all, play a rollout
+            if r is None:
+                r = self._rollout(state, score, policy, depth, rng)
             root.visits += 1
             for child, actor in path:
                 child.visits += 1
                 child.reward += r[actor]
         self.last_iterations = done
         return root
+
+    @staticmethod
+    def _rollout(
+        state: State[Any],
+        score: Callable[[State[Any]], list[float]],
+        policy: Any,
+        depth: int | None,
+        rng: random.Random,
+    ) -> list[float]:
+        """The value to each seat of finishing ``state`` by the rollout policy (or, with a
+        ``depth``, of the position that many moves on)."""
+        if depth is not None:
+            for _ in range(depth):
+                if state.actor is None:
+                    break
+                state = state.apply(policy(state, rng) if policy is not None else _any(state, rng))
+            return evaluate(state, score)
+        if policy is not None:
+            return score(state.playout_with(policy, rng))
+        final = state.playout(rng) if state.actor is not None else state
+        return score(final)
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent({self.name}, seed={self.seed})"

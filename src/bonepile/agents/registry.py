@@ -5,6 +5,8 @@
   ``expert``, ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move), each
   optionally followed by search options: ``:belief=N`` (weigh the sampled worlds by the
   others' moves, N candidates a world; 0 is the uniform sampler), ``:rollout=game|random``,
+  ``:objective=win|points`` (maximise the chance to win, the default, or the points margin),
+  ``:solve=N`` (two players: value positions with N tiles or fewer in the hands exactly),
   ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant); e.g.
   ``ismcts:expert:belief=0`` is expert's budget without the weighting;
 * ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
@@ -23,16 +25,19 @@ from typing import Any
 
 from bonepile.agents.base import Agent, RandomAgent
 from bonepile.agents.greedy import GreedyAgent
-from bonepile.agents.ismcts import LEVELS, MAX_BELIEF, ROLLOUTS, ISMCTSAgent
+from bonepile.agents.ismcts import LEVELS, MAX_BELIEF, OBJECTIVES, ROLLOUTS, ISMCTSAgent
 from bonepile.errors import OptionError, quoted, shown
 
 NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
-_KNOBS = ("belief", "rollout", "pool", "c")
+_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve")
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
+
+MAX_SOLVE = 30
+"""The most tiles left in the hands for ``solve=N``."""
 
 MAX_ITERATIONS = 10**9
 """The most iterations a move an ``ismcts:N`` agent may be given."""
@@ -134,12 +139,19 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
         if not eq or key in out or key not in _KNOBS:
             raise OptionError(
                 f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
-                f"({', '.join(ROLLOUTS)}), pool=N and c=X, each once, got {quoted(item)}"
+                f"({', '.join(ROLLOUTS)}), objective=NAME ({', '.join(OBJECTIVES)}), pool=N, "
+                f"solve=N (0 to {MAX_SOLVE}) and c=X, each once, got {quoted(item)}"
             )
         if key == "rollout":
             if value not in ROLLOUTS:
                 raise OptionError(
                     f"ismcts rollout is one of {', '.join(ROLLOUTS)}, got {quoted(value)}"
+                )
+            out[key] = value
+        elif key == "objective":
+            if value not in OBJECTIVES:
+                raise OptionError(
+                    f"ismcts objective is one of {', '.join(OBJECTIVES)}, got {quoted(value)}"
                 )
             out[key] = value
         elif key == "c":
@@ -148,8 +160,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
                 raise OptionError(f"ismcts c is a number from 0 to 100, got {quoted(value)}")
             out["exploration"] = x
         else:
-            top = MAX_BELIEF if key == "belief" else 100_000
-            low = 0 if key == "belief" else 1
+            top = {"belief": MAX_BELIEF, "solve": MAX_SOLVE}.get(key, 100_000)
+            low = 0 if key in ("belief", "solve") else 1
             if not (value.isascii() and value.isdigit() and len(value) <= 6) or not (
                 low <= int(value) <= top
             ):

@@ -51,6 +51,9 @@ class AgentStats:
     forfeits: int
     rating: float | None = None  # Elo scale (see rate)
     rating_error: float | None = None
+    margin: float = 0.0  # points a game over the other agents' seats (tally.margin)
+    margin_low: float = 0.0
+    margin_high: float = 0.0
 
     @property
     def significant(self) -> str:
@@ -71,6 +74,8 @@ class AgentStats:
             "even_share": round(self.even, 4),
             "verdict": self.significant,
             "points_per_game": round(self.points, 3),
+            "points_margin": round(self.margin, 3),
+            "points_margin_ci95": [round(self.margin_low, 3), round(self.margin_high, 3)],
             "ms_per_move": round(1000 * self.seconds_per_move, 3),
             "moves": self.moves,
             "forfeits": self.forfeits,
@@ -101,6 +106,8 @@ def agent_stats(names: list[str], tally: Tally) -> list[AgentStats]:
         half = t95(m - 1) * math.sqrt(var / m) if m > 1 else math.inf
         moves = tally.moves[a]
         elo, error = ratings[a] if ratings else (None, None)
+        pm, pvar, pm_n = tally.margin_moments(a)
+        phalf = t95(pm_n - 1) * math.sqrt(pvar / pm_n) if pm_n > 1 else math.inf
         out.append(
             AgentStats(
                 a,
@@ -116,6 +123,9 @@ def agent_stats(names: list[str], tally: Tally) -> list[AgentStats]:
                 tally.forfeits[a],
                 elo,
                 error,
+                pm,
+                pm - phalf,
+                pm + phalf,
             )
         )
     return out

@@ -41,11 +41,23 @@ class Forfeit:
 
 @dataclass
 class _Deal:
-    """A deal still being played: its games so far, and each agent's scaled win shares."""
+    """A deal still being played: its games so far, and each agent's scaled win shares and
+    points margins."""
 
     games: int
     shares: list[int]
     counts: list[int]
+    margins: list[Fraction]
+
+
+def margin(o: GameOutcome, agent: int) -> Fraction:
+    """The agent's points margin in game ``o``: over its seats, the mean of a seat's points
+    less the mean points of the seats of other agents (0 when every seat is its own)."""
+    mine = [s for s, a in enumerate(o.seating) if a == agent]
+    others = [o.points[s] for s, a in enumerate(o.seating) if a != agent]
+    if not mine or not others:
+        return Fraction(0)
+    return Fraction(sum(o.points[s] for s in mine), len(mine)) - Fraction(sum(others), len(others))
 
 
 @dataclass
@@ -69,6 +81,7 @@ class Tally:
     moves: list[int] = field(default_factory=list)
     forfeits: list[int] = field(default_factory=list)
     deal_means: list[Counter[tuple[int, int]]] = field(default_factory=list)
+    margin_sums: list[tuple[Fraction, Fraction, int]] = field(default_factory=list)
     pairs: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
     steps: list[int] = field(default_factory=list)
     stretches: list[Counter[tuple[int, int, int, int]]] = field(default_factory=list)
@@ -82,6 +95,7 @@ class Tally:
         self.points = [{} for _ in range(a)]
         self.seconds = [0.0] * a
         self.deal_means = [Counter() for _ in range(a)]
+        self.margin_sums = [(Fraction(0), Fraction(0), 0)] * a
         total = max(self.total, 1)
         ks = range(1, HISTORY_POINTS + 1)
         self.steps = sorted({max(1, round(total * k / HISTORY_POINTS)) for k in ks})
@@ -118,7 +132,8 @@ class Tally:
         present = sorted(set(o.seating))
         deal = self.open_deals.get(o.deal)
         if deal is None:
-            deal = self.open_deals[o.deal] = _Deal(0, [0] * self.agents, [0] * self.agents)
+            a = self.agents
+            deal = self.open_deals[o.deal] = _Deal(0, [0] * a, [0] * a, [Fraction(0)] * a)
         deal.games += 1
         for a in present:
             mine = [s for s, x in enumerate(o.seating) if x == a]
@@ -131,6 +146,7 @@ class Tally:
             self.moves[a] += decisions
             deal.shares[a] += shares[a]
             deal.counts[a] += 1
+            deal.margins[a] += margin(o, a)
         if deal.games >= self.per_deal:
             self._close(deal)
             del self.open_deals[o.deal]
@@ -159,6 +175,9 @@ class Tally:
         for a in range(self.agents):
             if deal.counts[a]:
                 self.deal_means[a][(deal.shares[a], deal.counts[a])] += 1
+                x = deal.margins[a] / deal.counts[a]
+                total, squares, m = self.margin_sums[a]
+                self.margin_sums[a] = (total + x, squares + x * x, m + 1)
 
     # ------------------------------------------------------------------ figures
     @property
@@ -187,6 +206,20 @@ class Tally:
             return float(mean), math.nan, m
         var = sum(((values[k] - mean) ** 2 * n for k, n in means.items()), Fraction(0)) / (m - 1)
         return float(mean), float(var), m
+
+    def margin_moments(self, agent: int) -> tuple[float, float, int]:
+        """As :meth:`share_moments`, for the agent's points margin a game (:func:`margin`)."""
+        total, squares, m = self.margin_sums[agent]
+        for deal in self.open_deals.values():
+            if deal.counts[agent]:
+                x = deal.margins[agent] / deal.counts[agent]
+                total, squares, m = total + x, squares + x * x, m + 1
+        if not m:
+            return 0.0, math.nan, 0
+        mean = total / m
+        if m < 2:
+            return float(mean), math.nan, m
+        return float(mean), float((squares - m * mean * mean) / (m - 1)), m
 
     def even(self, agent: int) -> float:
         """The agent's share of the seats: what it would win by luck alone."""
