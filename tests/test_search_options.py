@@ -145,3 +145,24 @@ def test_bad_option_values_are_one_clear_error() -> None:
     for spec in ("ismcts:hard:objective=money", "ismcts:hard:solve=-1", "ismcts:hard:solve=99"):
         with pytest.raises(OptionError):
             make_agent(spec)
+
+
+def test_a_points_search_finishes_where_every_move_loses_heavily() -> None:
+    """Margins go below -1 (a win share never does): the search must still pick a child
+    when every move's mean is far below zero."""
+    rng = random.Random(13)
+    played = 0
+    for _ in range(40):
+        state = get_game("block").new(2, seed=rng.randrange(10**9))
+        for _ in range(rng.randrange(1, 8)):
+            if state.actor is None:
+                break
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randrange(len(legal))])
+        if state.actor is None or len(state.legal_actions()) < 2:
+            continue
+        agent = ISMCTSAgent(played, iterations=150, objective="points", exploration=0.05)
+        root = agent.search([state], state.actor, random.Random(played))
+        assert sum(child.visits for child in root.children.values()) == 150
+        played += 1
+    assert played >= 20

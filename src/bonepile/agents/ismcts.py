@@ -348,7 +348,7 @@ class ISMCTSAgent:
                     path.append((child, actor))
                     node = child
                     break
-                best_value = -1.0
+                best_value = -math.inf  # (a points margin can be below -1)
                 best = 0
                 best_child = node
                 for i, key in enumerate(keys):
