@@ -994,7 +994,7 @@ def arena(
 ) -> None:
     """Pit agents against each other on duplicate deals: every deal is played once per
     seating, so the luck of the deal cancels out. Prints win shares with 95% intervals, points
-    per game, Elo ratings and time per move."""
+    per game, points margins with 95% intervals, Elo ratings and time per move."""
     from rich.progress import Progress
 
     from bonepile.arena import check_setup, run_arena, seatings
