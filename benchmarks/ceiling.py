@@ -21,14 +21,13 @@ field, 1 like a player who sees everything: a figure that does not depend on any
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import multiprocessing
-import platform
 import random
 import sys
 import time
 from typing import Any
+
+from figures import emit, interval
 
 ORACLE = "oracle"
 
@@ -92,15 +91,6 @@ def play(job: tuple[str, int, int, argparse.Namespace]) -> dict[str, Any]:
             "decisions": decisions}  # fmt: skip
 
 
-def interval(xs: list[float]) -> tuple[float, float, float]:
-    """The mean of ``xs`` and its 95% interval (normal, over deals)."""
-    m = len(xs)
-    mean = sum(xs) / m
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (m - 1)) if m > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
-    return mean, mean - half, mean + half
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", default="block")
@@ -115,7 +105,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", action="store_true", help="print the README's table")
     args = parser.parse_args(argv)
-    import bonepile
     from bonepile.agents.ismcts import LEVELS
     from bonepile.games import get_game
 
@@ -144,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         ms = 1000 * sum(g["think"] for g in games) / max(1, sum(g["decisions"] for g in games))
         summary[spec] = (share[0], points[0])
         rows.append({"agent": spec, "games": len(games), "share": round(share[0], 3),
-                     "share_ci95": [round(share[1], 3), round(share[2], 3)],
+                     "share_ci95": [round(max(0.0, share[1]), 3), round(min(1.0, share[2]), 3)],
                      "points": round(points[0], 2),
                      "points_ci95": [round(points[1], 2), round(points[2], 2)],
                      "ms_per_move": round(ms, 2)})  # fmt: skip
@@ -157,16 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "each bot against a field, beside a search that sees every hand",
         "config": vars(args),
         "players": n,
-        "bonepile": f"{bonepile.__version__}, {bonepile.build()}",
-        "python": platform.python_version(),
         "rows": rows,
     }
-    if args.markdown:
-        print(markdown(report))
-        return 0
-    json.dump(report, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit(report, markdown if args.markdown else None)
 
 
 def markdown(report: dict[str, Any]) -> str:

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
 from typing import Any
+
+from figures import interval
 
 
 def _bonepile_action(d: Any, left: bool, board: Any, state: Any) -> Any:
@@ -121,14 +122,6 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
             "won_by_domino": game.result.won, "think": think}  # fmt: skip
 
 
-def _interval(xs: list[float]) -> tuple[float, float]:
-    """The mean of ``xs`` and the half-width of its 95% interval (normal, over deals)."""
-    m = len(xs)
-    mean = sum(xs) / m
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (m - 1)) if m > 1 else 0.0
-    return mean, (1.96 * sd / math.sqrt(m) if m > 1 else math.inf)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -150,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         games.extend(pair)
         per_deal.append(sum(g["share"] for g in pair) / 2)
         points_per_deal.append(sum(g["points"] for g in pair) / 2)
-    mean, half = _interval(per_deal)
-    pmean, phalf = _interval(points_per_deal)
+    mean, low, high = interval(per_deal)
+    pmean, plow, phigh = interval(points_per_deal)
     secs = {k: sum(g["think"][k][0] for g in games) for k in ("bonepile", "alphabeta")}
     moves = {k: sum(g["think"][k][1] for g in games) for k in ("bonepile", "alphabeta")}
     report = {
@@ -159,10 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         "config": vars(args),
         "hands": len(games),
         "bonepile_share": round(mean, 4),
-        "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
+        "ci95": [round(max(0.0, low), 4), round(min(1.0, high), 4)],
         "bonepile_points_per_hand": round(pmean, 2),
-        "points_ci95": [round(pmean - phalf, 2), round(pmean + phalf, 2)],
-        "points_above_zero": pmean - phalf > 0,
+        "points_ci95": [round(plow, 2), round(phigh, 2)],
+        "points_above_zero": plow > 0,
         "ms_per_move": {k: round(1000 * secs[k] / max(moves[k], 1), 1) for k in secs},
     }
     json.dump(report, sys.stdout, indent=2)

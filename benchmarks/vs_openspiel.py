@@ -36,15 +36,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
-import platform
 import random
 import sys
 import time
 from typing import Any
 
 import openspiel_block
+from figures import emit, interval
 
 CALIBRATION = 20
 """OpenSpiel decisions timed in each process before the first hand (for ``--equal-time``)."""
@@ -216,15 +215,6 @@ def _deal(job: tuple[str, int, argparse.Namespace]) -> dict[str, Any]:
     }
 
 
-def interval(xs: list[float]) -> tuple[float, float, float]:
-    """The mean of ``xs`` and its 95% interval (normal, over deals)."""
-    m = len(xs)
-    mean = sum(xs) / m
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (m - 1)) if m > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(m) if m > 1 else math.inf
-    return mean, mean - half, mean + half
-
-
 def row(spec: str, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
     """Every deal with agent ``spec``: its figures."""
     jobs = [(spec, deal, args) for deal in range(args.deals)]
@@ -292,8 +282,6 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print(json.dumps({"error": "not installed: pip install -e '.[bench]'"}))
         return 0
-    import bonepile
-
     specs = [agent_spec(s.strip(), args) for s in args.agents.split(",") if s.strip()]
     # spawned, not forked: a forked copy of a process that loaded OpenSpiel can hang
     pool = multiprocessing.get_context("spawn").Pool(args.workers) if args.workers > 1 else None
@@ -305,16 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "benchmark": "bonepile vs OpenSpiel ISMCTS on python_block_dominoes",
         "config": vars(args),
-        "bonepile": f"{bonepile.__version__}, {bonepile.build()}",
-        "python": platform.python_version(),
         "rows": rows,
     }
-    if args.markdown:
-        print(markdown(report))
-        return 0
-    json.dump(report, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+    return emit(report, markdown if args.markdown else None)
 
 
 if __name__ == "__main__":
