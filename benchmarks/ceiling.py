@@ -33,18 +33,14 @@ ORACLE = "oracle"
 
 
 def _oracle_move(state: Any, seat: int, iterations: int, seed: int) -> Any:
-    from bonepile.agents.ismcts import ISMCTSAgent
+    from bonepile.agents.ismcts import ISMCTSAgent, most_visited
 
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
     agent = ISMCTSAgent(seed, iterations=iterations)
     rng = random.Random(seed * 7_919 + state.ply)
-    root = agent.search([state], seat, rng)
-    return max(
-        legal,
-        key=lambda a: (root.children[a].visits if a in root.children else -1, -legal.index(a)),
-    )
+    return most_visited(agent.search([state], seat, rng), legal)
 
 
 def play(job: tuple[str, int, int, argparse.Namespace]) -> dict[str, Any]:

@@ -133,6 +133,13 @@ def margins(final: State[Any], scale: float) -> list[float]:
     return [(p - (total - p) / (n - 1)) / scale for p in points]
 
 
+def most_visited(root: _Node, legal: tuple[Action, ...]) -> Action:
+    """The search's move at ``root``: the legal action visited most (the first in ``legal``
+    among equals)."""
+    children = root.children
+    return max(legal, key=lambda a: (children[a].visits if a in children else -1, -legal.index(a)))
+
+
 class ISMCTSAgent:
     """Information-set MCTS. ``iterations`` per move (or ``seconds`` per move, if given).
 
@@ -207,12 +214,7 @@ class ISMCTSAgent:
             self.fallbacks += 1
             self.last_iterations = 0
             return GreedyAgent(self.seed).act(view)
-        root = self.search(worlds, view.seat, rng)
-        best = max(
-            legal,
-            key=lambda a: (root.children[a].visits if a in root.children else -1, -legal.index(a)),
-        )
-        return best
+        return most_visited(self.search(worlds, view.seat, rng), legal)
 
     def estimates(self, view: View) -> list[tuple[Action, int, float]]:
         """Every legal action with the search's visits and mean reward for it (0 to 1 for the
