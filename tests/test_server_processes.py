@@ -217,3 +217,38 @@ def _no_strays() -> Iterator[None]:
     before = children(os.getpid())
     yield
     assert wait_until_gone(children(os.getpid()) - before) == set()
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(data: Path) -> None:
+    """Two processes on one database would split the site: the second says so in one line and
+    starts nothing; the first serves on; once it is gone, a new one starts."""
+    first = Served(data)
+    try:
+        port = free_port()
+        command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--data", str(data)]
+        second = subprocess.run(command, capture_output=True, text=True, timeout=WAIT)
+        assert second.returncode != 0
+        said = second.stderr.strip()
+        assert len(said.splitlines()) == 1 and "Traceback" not in said, said
+        assert f"pid {first.proc.pid}" in said and "one process serves" in said, said
+        assert first.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})[0] == 200
+    finally:
+        first.stop()
+    again = Served(data)  # the lock went with the killed process
+    again.stop()
+
+
+def test_one_postgresql_database_is_held_by_one_serving_process() -> None:
+    from test_store import PG, _postgres_or_skip
+
+    from bonepile.server.exclusive import DatabaseInUse, hold_database
+
+    _postgres_or_skip()
+    held = hold_database(PG, "the test database")
+    try:
+        with pytest.raises(DatabaseInUse, match=f"pid {os.getpid()}.*is serving the test database"):
+            hold_database(PG, "the test database")
+    finally:
+        held.release()
+    hold_database(PG, "the test database").release()  # let go: the next one gets it

@@ -75,6 +75,7 @@ def serve(
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
+        from bonepile.server.exclusive import hold_database
         from bonepile.server.limits import changed_limits
         from bonepile.server.slowclients import uvicorn_options
         from bonepile.server.store import Faults, Store
@@ -90,6 +91,8 @@ def serve(
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
     url = database or f"sqlite:///{folder / 'bonepile.db'}"
     _check_port(host, port)
+    # one process per database: a second one would split the site (bonepile.server.exclusive)
+    held = hold_database(url, _safe(url))
     try:
         bounds = changed_limits(limits or {})
     except ValueError as e:
@@ -126,6 +129,7 @@ def serve(
         # cost the server more than it saved on the wire
         ws_per_message_deflate=False,
     )
+    held.release()
 
 
 def _safe(url: str) -> str:

@@ -1,0 +1,137 @@
+"""One ``bonepile serve`` process per database: a second one refuses to start.
+
+A table lives in the memory of the process that serves it, so two processes on one database
+would split the site: a player who joins through one is unknown to the other, and moves made
+on one never reach the other. Until processes share their tables (docs/dev/site-design.md),
+each process holds its database for itself while it runs: a SQLite database through a lock on
+a file beside it (``flock``), a PostgreSQL database through a session advisory lock on a
+connection kept open. The system lets either go when the process ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bonepile.errors import BonepileError
+
+LOCK_KEY = int.from_bytes(hashlib.sha256(b"bonepile serve").digest()[:8], "big", signed=True)
+"""The PostgreSQL advisory lock a serving process holds (one per database)."""
+
+
+class DatabaseInUse(BonepileError):
+    """Another ``bonepile serve`` process serves this database."""
+
+    code = "in_use"
+
+
+@dataclass
+class Hold:
+    """A database held by this process: :meth:`release` lets it go (the end of the process
+    does too)."""
+
+    what: str
+    _handle: Any = field(repr=False, default=None)
+
+    def release(self) -> None:
+        """Let the database go."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            with contextlib.suppress(Exception):
+                handle.close()
+
+
+def hold_database(url: str, shown: str) -> Hold:
+    """Hold the database at ``url`` (``shown``: how to name it to a person) for this process,
+    or raise :class:`DatabaseInUse` naming who holds it. A database in memory needs nothing."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if not path or path == ":memory:":
+            return Hold("memory")
+        return _hold_file(Path(path), shown)
+    if url.startswith(("postgresql", "postgres")):
+        return _hold_postgres(url, shown)
+    return Hold("nothing")
+
+
+def _whoami() -> str:
+    return f"pid {os.getpid()} on {socket.gethostname()}"
+
+
+def _hold_file(database: Path, shown: str) -> Hold:
+    lock = database.with_name(database.name + ".serving")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
+        os.close(fd)
+        raise DatabaseInUse(
+            f"another bonepile serve ({holder}) is serving {shown}: one process serves a SQLite "
+            "database; stop that one first, or give this one its own --data folder"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, _whoami().encode())
+    return Hold(str(lock), _File(fd))
+
+
+class _File:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _hold_postgres(url: str, shown: str) -> Hold:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.pool import NullPool
+
+    from bonepile.server.store import StoreError, engine_url
+
+    engine = create_engine(
+        engine_url(url),
+        poolclass=NullPool,
+        connect_args={"connect_timeout": 5, "application_name": f"bonepile serve ({_whoami()})"},
+    )
+    got = False
+    try:
+        conn = engine.connect()
+        got = bool(conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar())
+        conn.commit()
+        if got:
+            return Hold("postgresql advisory lock", conn)
+        holder = conn.execute(
+            text(
+                "SELECT a.application_name FROM pg_locks l "
+                "JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+                "AND l.classid::bigint = :hi AND l.objid::bigint = :lo"
+            ),
+            {"hi": (LOCK_KEY >> 32) & 0xFFFFFFFF, "lo": LOCK_KEY & 0xFFFFFFFF},
+        ).scalar()
+        conn.close()
+    except SQLAlchemyError as e:
+        orig = getattr(e, "orig", None)
+        lines = str(orig if orig is not None else e).strip().splitlines()
+        reason = lines[0] if lines else type(e).__name__
+        raise StoreError(f"cannot open the database {shown}: {reason}") from None
+    finally:
+        if not got:
+            engine.dispose()
+    who = f"another {holder}" if holder else "another bonepile serve"
+    raise DatabaseInUse(
+        f"{who} is serving {shown}: several processes on one database would split the site "
+        "(a table is served by the process that holds it); stop that one first, or use "
+        "another database"
+    )
+
+
+__all__ = ["LOCK_KEY", "DatabaseInUse", "Hold", "hold_database"]
