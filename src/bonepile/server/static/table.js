@@ -432,7 +432,7 @@ class TablePage {
     const s = st.seats[k];
     const pub = st.view.public || {};
     const board = st.scene && st.scene.family === "board";
-    const showScore = board || st.match || st.totals.some((x) => x);
+    const showScore = board || st.match || Boolean(st.view.result) || st.totals.some((x) => x);
     const turn = st.status === "playing" && !st.view.result && st.view.actor === k;
     let bank = s.bank;
     if (bank !== null && bank !== undefined && turn) bank = Math.max(0, bank - (performance.now() - this.received) / 1000);
@@ -444,7 +444,7 @@ class TablePage {
       kind: s.kind, bot: s.bot, away_bot: s.away_bot, present: s.present,
       tiles: st.view.hand_sizes ? st.view.hand_sizes[k] : null,
       score: showScore ? (board && pub.positions ? pub.positions[k] : st.totals[k]) : null,
-      scoreSuffix: board ? " pts" : st.match ? " pts" : " pts",
+      scoreSuffix: " pts",
       track: trackPips !== null && trackPips !== undefined ? `+${bonus} on ${trackPips}s` : null,
       trackHelp: trackPips !== null && trackPips !== undefined ? trackHelp(k === st.you ? null : this.seatNames()[k], trackPips, bonus) : null,
       bank: st.clock ? bank : null,
