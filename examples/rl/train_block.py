@@ -8,7 +8,11 @@ The network (an MLP) is then exported to a numpy ``.npz`` file that
 checked against torch's own logits.
 
     pip install -e '.[train]'          # torch==2.13.0 (CPU), stable-baselines3, sb3-contrib
-    python examples/rl/train_block.py --minutes 6 --out examples/rl/block2.npz
+    python examples/rl/train_block.py --steps 800000 --out runs/block2-ppo.npz
+
+Training is budgeted in environment steps (``--minutes`` caps the wall time too), with a line
+of progress every ``--print-every`` steps. The shipped ``examples/rl/block2.npz`` (the
+distilled bot, ``examples/rl/distill.py``) is never written unless ``--force`` is given.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -28,6 +33,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from bonepile.rl import Policy, SingleAgentEnv
 
 GAME, PLAYERS = "block", 2
+SHIPPED = (Path(__file__).resolve().parent / "block2.npz").resolve()
 
 
 class Scaled(gym.ObservationWrapper):  # type: ignore[type-arg]
@@ -48,15 +54,31 @@ class Scaled(gym.ObservationWrapper):  # type: ignore[type-arg]
         return self.env.unwrapped.action_masks()  # type: ignore[attr-defined, no-any-return]
 
 
-class Deadline(BaseCallback):
-    """Stops training after ``seconds``."""
+class Progress(BaseCallback):
+    """Prints the steps done, the hands finished and their mean reward every ``every`` steps,
+    and stops after ``seconds`` (if given)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, every: int, seconds: float | None) -> None:
         super().__init__()
-        self.end = time.monotonic() + seconds
+        self.every = every
+        self.start = time.monotonic()
+        self.end = None if seconds is None else self.start + seconds
+        self.next = every
+        self.rewards: list[float] = []
 
     def _on_step(self) -> bool:
-        return time.monotonic() < self.end
+        # the reward comes at the end of a hand (+1 won, -1 lost): the hands just ended
+        for reward, done in zip(self.locals["rewards"], self.locals["dones"], strict=True):
+            if done:
+                self.rewards.append(float(reward))
+        if self.num_timesteps >= self.next:
+            self.next += self.every
+            recent = self.rewards[-2000:]
+            mean = sum(recent) / len(recent) if recent else float("nan")
+            print(f"{self.num_timesteps:,} steps, {len(self.rewards):,} hands, mean reward of "
+                  f"the last {len(recent):,} {mean:+.3f}, {time.monotonic() - self.start:.0f} s",
+                  flush=True)  # fmt: skip
+        return self.end is None or time.monotonic() < self.end
 
 
 def make(opponent: str, seed: int) -> Any:
@@ -81,11 +103,16 @@ def export(model: MaskablePPO, scale: np.ndarray, meta: dict[str, Any]) -> Polic
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--minutes", type=float, default=6.0, help="training time (wall clock)")
+    ap.add_argument("--steps", type=int, default=800_000, help="environment steps")
+    ap.add_argument("--minutes", type=float, default=None, help="a cap on the wall time")
+    ap.add_argument("--print-every", type=int, default=50_000)
     ap.add_argument("--envs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default="examples/rl/block2.npz")
+    ap.add_argument("--out", default="runs/block2-ppo.npz")
+    ap.add_argument("--force", action="store_true", help="allow writing the shipped bot")
     args = ap.parse_args()
+    if Path(args.out).resolve() == SHIPPED and not args.force:
+        ap.error(f"--out {args.out} is the shipped bot: pass --force to replace it")
     torch.set_num_threads(1)
     opponents = ["random", "greedy"] * (args.envs // 2)
     venv = DummyVecEnv([make(o, args.seed * 100 + i) for i, o in enumerate(opponents)])
@@ -104,7 +131,8 @@ def main() -> None:
         verbose=0,
     )
     start = time.monotonic()
-    model.learn(total_timesteps=10**9, callback=Deadline(args.minutes * 60))
+    seconds_cap = None if args.minutes is None else args.minutes * 60
+    model.learn(total_timesteps=args.steps, callback=Progress(args.print_every, seconds_cap))
     seconds = time.monotonic() - start
     probe: SingleAgentEnv = venv.envs[0].unwrapped  # type: ignore[assignment]
     scale = probe.observer.flat_scale()
@@ -128,6 +156,7 @@ def main() -> None:
     got = policy.logits(x) - policy.logits(x).max()
     same = np.exp(got) / np.exp(got).sum(), np.exp(want) / np.exp(want).sum()
     assert np.allclose(*same, atol=1e-4)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     policy.save(args.out)
     print(json.dumps({"out": args.out, **meta}))
 

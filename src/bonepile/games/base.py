@@ -53,6 +53,10 @@ class Game(Generic[OptionsT]):
     """True for a game played on a board (it takes a ``board``)."""
     default_players: ClassVar[int] = 2
     """The player count the arena and the strength tables use unless told otherwise."""
+    passes_show_lacks: ClassVar[bool] = False
+    """True when a seat passes (or draws) only if none of its tiles fits an open end, so a pass
+    proves it holds none of the suits showing (not so where a lock or a spell can explain a
+    pass): what a learned bot's features may conclude from it."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         from bonepile.games import get_game

@@ -136,6 +136,7 @@ class LineGame(Game[LineOptions]):
     Facts = LineFacts
     family = "line"
     hints = LINE_HINTS
+    passes_show_lacks = True
 
     drawing: ClassVar[bool] = False
     """True in draw: a player who cannot play draws from the boneyard."""

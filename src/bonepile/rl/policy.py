@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from bonepile.actions import Action
 from bonepile.errors import OptionError
 from bonepile.games import get_game
 from bonepile.options import options_to_json
+from bonepile.rl.features import features_for
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.view import View
 
@@ -135,6 +137,7 @@ class PolicyAgent:
         self.game = get_game(str(meta.get("game", "block"))).name
         self.rng = random.Random(seed) if sample else None
         self._observers: dict[tuple[str, int, str], Observer] = {}
+        self._inputs: dict[int, Callable[[dict[str, np.ndarray]], np.ndarray]] = {}
 
     def _observer(self, view: View) -> Observer:
         key = (view.game, view.players, json.dumps(options_to_json(view.options), sort_keys=True))
@@ -148,13 +151,23 @@ class PolicyAgent:
                 board=board,
                 history=int(self.policy.meta.get("history", HISTORY)),
             )
-            if (obs.flat_size, obs.codec.size) != (self.policy.inputs, self.policy.outputs):
+            named = self.policy.meta.get("features")
+            if named is None:
+                size, make = obs.flat_size, obs.flat
+            else:
+                try:
+                    make = features_for(obs, str(named))
+                except ValueError as e:
+                    raise OptionError(f"policy {self.path}: {e}") from None
+                size = make.size
+            if (size, obs.codec.size) != (self.policy.inputs, self.policy.outputs):
                 raise OptionError(
                     f"policy {self.path} was trained for {self.game} with "
                     f"{self.policy.meta.get('players')} players: it cannot play {view.game} "
                     f"with {view.players} players and these options"
                 )
             self._observers[key] = obs
+            self._inputs[id(obs)] = make
         return obs
 
     def start(self, view: View) -> None:
@@ -166,5 +179,6 @@ class PolicyAgent:
         """The policy's choice among ``view.legal``."""
         observer = self._observer(view)
         obs = observer.observe(view)
-        i = self.policy.choose(observer.flat(obs), obs["action_mask"], self.rng)
+        x = self._inputs[id(observer)](obs)
+        i = self.policy.choose(x, obs["action_mask"], self.rng)
         return observer.codec.decode(i)
