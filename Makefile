@@ -83,12 +83,13 @@ bench-peers: bench-dominoes
 	$(CBIN)/python -m pip install --quiet open-spiel
 	$(CBIN)/python benchmarks/vs_openspiel.py --deals 300
 
-# the README's strength tables: the ladder of every game, the ceiling (a search that sees every
-# hand), OpenSpiel's ISMCTS at equal simulations, the dominoes package; 400 deals a row, one
-# seed (long: hours on 2 cores; --parts and --only in benchmarks/strength.py pick a part)
+# the README's strength tables: every game's ladder built from its runs (saved, row by row, in
+# benchmarks/results/ladder.json), the ceiling (a search that sees every hand), OpenSpiel's ISMCTS
+# at equal simulations, the dominoes package; 400 deals a row, one seed (long: hours on 2 cores;
+# --parts and --only in benchmarks/strength.py pick a part)
 strength: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes
-	$(CBIN)/python benchmarks/strength.py --markdown --workers 2
+	$(CBIN)/python benchmarks/strength.py --climb --markdown --workers 2
 
 clean:
 	rm -rf $(VENV) $(CVENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

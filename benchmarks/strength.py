@@ -2,13 +2,17 @@
 
     python benchmarks/strength.py [--deals 400] [--seed 1] [--workers 2]
                                   [--parts ladder,ceiling,openspiel,dominoes]
-                                  [--only block,draw] [--markdown]
+                                  [--only block,draw] [--markdown] [--save FILE | --no-save]
+    python benchmarks/strength.py --table   # the README's ladder table from the saved rows
 
 * ``ladder``: for each game at its usual player count, on duplicate deals (``bonepile
-  arena``): ``greedy`` against ``random``, the lowest search level against ``greedy``, and each
-  level against the one below (:data:`bonepile.agents.ismcts.LEVELS`), each row with the first
-  agent's share of the hands won and its points margin a hand, both with 95% intervals over
-  deals, and whether the share's interval lies above even;
+  arena``): each rung of the game's ladder (``hints.ladder``: ``random``, ``greedy`` and the
+  search levels that climb) against the one below, each row with the first agent's share of
+  the hands won and its points margin a hand, both with 95% intervals over deals, and whether
+  the share's interval lies above even. Each row is saved as it is done into
+  ``benchmarks/results/ladder.json`` (``--save``), with a check: the same run at a few deals,
+  which ``tests/test_strength_figures.py`` re-runs, as it checks that the README's table is
+  the one ``--table`` draws from the saved rows;
 * ``ceiling``: ``benchmarks/ceiling.py`` for each game: each level and ``greedy`` against a
   field of ``greedy``, beside the same search on the true deal (the share of the gap closed);
 * ``openspiel``: ``benchmarks/vs_openspiel.py`` (two-player block): ``ismcts:hard`` and
@@ -33,66 +37,153 @@ from pathlib import Path
 from typing import Any
 
 import bonepile
-from bonepile.agents.ismcts import LEVELS
 from bonepile.arena import run_arena
 from bonepile.games import get_game
+from bonepile.heuristics import SEARCH_LADDER
 
 GAMES = ["block", "draw", "doubles", "super_dominoes", "double_double"]
 PARTS = ["ladder", "ceiling", "openspiel", "dominoes"]
 HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "ladder.json"
+"""The ladder's rows as last measured: the README's ladder table is drawn from this file, and
+the test suite re-runs each row's check (``tests/test_strength_figures.py``)."""
+
+CHECK_DEALS = {"block": 8, "draw": 6, "doubles": 6, "super_dominoes": 1, "double_double": 1}
+"""Deals of each row's check: the same run at this size, whose exact figures a re-run must
+give again (the same code, seed and agents give the same games on any build)."""
 
 
-def pairs() -> list[tuple[str, str]]:
-    """The ladder's runs of each game: first agent against second, from the bottom up."""
-    levels = [f"ismcts:{name}" for name in LEVELS]
-    out = [("greedy", "random"), (levels[0], "greedy")]
-    out += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
-    return out
+def pairs(game: str) -> list[tuple[str, str]]:
+    """The ladder's runs of ``game``: each rung of its ladder (``hints.ladder``) against the
+    one below, from the bottom up."""
+    rungs = get_game(game).hints.ladder
+    return [(rungs[k + 1], rungs[k]) for k in range(len(rungs) - 1)]
 
 
-def ladder(game: str, deals: int, seed: int, workers: int) -> list[dict[str, Any]]:
-    """Every ladder run of ``game``; each a dict of the figures the table shows."""
+def check(game: str, first: str, second: str, seed: int, deals: int) -> dict[str, Any]:
+    """The run of ``first`` against ``second`` at ``deals`` deals, reduced to what must come out
+    the same again: the hands each won (halves for shared ones) and its points margin total."""
+    result = run_arena(game, [first, second], deals, seed=seed, workers=1)
+    a = result.stats[0]
+    return {
+        "deals": deals,
+        "hands": a.games,
+        "won": round(a.share * a.games, 6),
+        "points_margin": round(a.margin * a.games, 6),
+    }
+
+
+def ladder_row(
+    game: str, first: str, second: str, deals: int, seed: int, workers: int
+) -> dict[str, Any]:
+    """One ladder run: the figures the table shows, the command and the row's check."""
+    start = time.perf_counter()
+    result = run_arena(game, [first, second], deals, seed=seed, workers=workers)
+    a, b = result.stats
+    return {
+        "game": game,
+        "players": result.setup.players,
+        "first": first,
+        "second": second,
+        "deals": result.deals,
+        "seed": seed,
+        "command": f"bonepile arena {game} --agents {first},{second} --games {deals} --seed {seed}",
+        "win_share": round(a.share, 3),
+        "ci95": [round(a.low, 3), round(a.high, 3)],
+        "even_share": round(a.even, 3),
+        "verdict": a.significant,
+        "points_margin": round(a.margin, 2),
+        "points_ci95": [round(a.margin_low, 2), round(a.margin_high, 2)],
+        "ms_per_move": {first: round(1000 * a.seconds_per_move, 1),
+                        second: round(1000 * b.seconds_per_move, 1)},
+        "seconds": round(time.perf_counter() - start, 1),
+        "build": bonepile.build(),
+        "check": check(game, first, second, seed, CHECK_DEALS[game]),
+    }  # fmt: skip
+
+
+def ladder(
+    game: str, deals: int, seed: int, workers: int, save: Path | None
+) -> list[dict[str, Any]]:
+    """Every ladder run of ``game``, each saved to ``save`` (if given) as soon as it is done."""
     rows = []
-    for first, second in pairs():
-        start = time.perf_counter()
-        result = run_arena(game, [first, second], deals, seed=seed, workers=workers)
-        a, b = result.stats
-        rows.append(
-            {
-                "game": game,
-                "players": result.setup.players,
-                "first": first,
-                "second": second,
-                "deals": result.deals,
-                "win_share": round(a.share, 3),
-                "ci95": [round(a.low, 3), round(a.high, 3)],
-                "even_share": round(a.even, 3),
-                "verdict": a.significant,
-                "points_margin": round(a.margin, 2),
-                "points_ci95": [round(a.margin_low, 2), round(a.margin_high, 2)],
-                "ms_per_move": {first: round(1000 * a.seconds_per_move, 1),
-                                second: round(1000 * b.seconds_per_move, 1)},
-                "seconds": round(time.perf_counter() - start, 1),
-            }
-        )  # fmt: skip
+    for first, second in pairs(game):
+        rows.append(ladder_row(game, first, second, deals, seed, workers))
         print(f"{game}: {first} vs {second}: {rows[-1]['win_share']}", file=sys.stderr)
+        if save is not None:
+            merge(save, [rows[-1]])
     return rows
+
+
+def climb(
+    game: str,
+    deals: int,
+    seed: int,
+    workers: int,
+    save: Path | None,
+    levels: tuple[str, ...] = SEARCH_LADDER,
+) -> list[dict[str, Any]]:
+    """Build ``game``'s ladder from the measurements: ``greedy`` against ``random``, then each
+    search level of ``levels`` (weakest first) against the top rung so far, kept as the next
+    rung if its share of the hands lies above even. Every run is a row (saved to ``save``);
+    the ladder found is printed (stderr), for ``hints.ladder``."""
+    rungs = ["random", "greedy"]
+    rows: list[dict[str, Any]] = []
+    for first in ("greedy", *levels):
+        second = "random" if first == "greedy" else rungs[-1]
+        rows.append(ladder_row(game, first, second, deals, seed, workers))
+        if first != "greedy" and rows[-1]["verdict"] == "better":
+            rungs.append(first)
+        if save is not None:
+            merge(save, rows[-1:])
+        print(f"{game}: {first} vs {second}: {rows[-1]['win_share']} ({rows[-1]['verdict']})",
+              file=sys.stderr)  # fmt: skip
+    print(f"{game}: ladder {tuple(rungs)!r}", file=sys.stderr)
+    return rows
+
+
+def load(path: Path = RESULTS) -> list[dict[str, Any]]:
+    """The saved ladder rows, in the order of :data:`GAMES` and each game's ladder."""
+    if not path.exists():
+        return []
+    rows: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    return rows
+
+
+def merge(path: Path, new: list[dict[str, Any]]) -> None:
+    """Save ``new`` rows into ``path``, replacing a row of the same game and agents: in each
+    game, the rows of its ladder as it now is (in its order), then the others (levels measured
+    and left out)."""
+    key = lambda r: (r["game"], r["first"], r["second"])  # noqa: E731
+    kept = {key(r): r for r in load(path)}
+    kept.update({key(r): r for r in new})
+    rows = []
+    for g in GAMES:
+        on = [(g, a, b) for a, b in pairs(g)]
+        rows += [kept[k] for k in on if k in kept]
+        rows += [r for k, r in kept.items() if k[0] == g and k not in on]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"rows": rows}, indent=1) + "\n"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     """The README's ladder table."""
     out = [
         "| game (players) | first vs second | hands won by the first (95% interval) | "
-        "its points margin a hand (95% interval) | first's time a move |",
+        "its points margin a hand (95% interval) | first's time a move (a busy machine) |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
         title = get_game(r["game"]).title
+        left = "" if (r["first"], r["second"]) in pairs(r["game"]) else " (left out)"
         low, high = r["ci95"]
         plo, phi = r["points_ci95"]
         mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
         out.append(
-            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}` | "
+            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | "
             f"{r['win_share']:.3f} ({low:.3f}–{high:.3f}){mark} | "
             f"{r['points_margin']:+.2f} ({plo:+.2f} to {phi:+.2f}) | "
             f"{_ms(r['ms_per_move'][r['first']])} |"
@@ -121,7 +212,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--markdown", action="store_true", help="print the README's tables")
+    parser.add_argument(
+        "--save", type=Path, default=RESULTS,
+        help="where the ladder's rows are saved, each as it is done "
+        "(default benchmarks/results/ladder.json)",
+    )  # fmt: skip
+    parser.add_argument("--no-save", action="store_true", help="save no rows")
+    parser.add_argument(
+        "--climb", action="store_true",
+        help="ladder part: build each game's ladder from the runs (each level against the top "
+        "rung so far) instead of measuring the ladder the game has",
+    )  # fmt: skip
+    parser.add_argument(
+        "--table", action="store_true",
+        help="only print the README's ladder table from the saved rows (runs nothing)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--levels", default=",".join(SEARCH_LADDER),
+        help="with --climb: the search levels to try, weakest first",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.table:
+        print(ladder_markdown(load(args.save)))
+        return 0
     parts = [p for p in args.parts.split(",") if p]
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
@@ -131,7 +244,17 @@ def main(argv: list[str] | None = None) -> int:
     workers = ["--workers", str(args.workers)]
     out: dict[str, Any] = {}
     if "ladder" in parts:
-        out["ladder"] = [r for g in games for r in ladder(g, args.deals, args.seed, args.workers)]
+        save = None if args.no_save else args.save
+        levels = tuple(x if ":" in x else f"ismcts:{x}" for x in args.levels.split(",") if x)
+        out["ladder"] = [
+            r
+            for g in games
+            for r in (
+                climb(g, args.deals, args.seed, args.workers, save, levels)
+                if args.climb
+                else ladder(g, args.deals, args.seed, args.workers, save)
+            )
+        ]
     if "ceiling" in parts:
         out["ceiling"] = [_script("ceiling.py", "--game", g, *common, *workers) for g in games]
     if "openspiel" in parts:
@@ -153,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     report = {
         "benchmark": "the README's strength tables",
-        "config": vars(args),
+        "config": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "bonepile": f"{bonepile.__version__}, {bonepile.build()}",
         "python": platform.python_version(),
         **out,

@@ -240,9 +240,8 @@ def test_a_second_server_on_the_same_database_refuses_to_start(data: Path) -> No
 
 
 def test_one_postgresql_database_is_held_by_one_serving_process() -> None:
-    from test_store import PG, _postgres_or_skip
-
     from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from test_store import PG, _postgres_or_skip
 
     _postgres_or_skip()
     held = hold_database(PG, "the test database")

@@ -345,6 +345,10 @@ class PlayHints:
     the measurements found others stronger (docs/strength-notes.md). ``points_scale``: the
     points a unit of the search's value when it maximises points (``objective=points``): about
     a typical hand's points, so that its exploration constant means what it means for wins.
+    ``ladder``: the bots a player is offered, weakest first, each measured to beat the one
+    below at the game's usual player count (400 duplicate deals at one seed, the share of the
+    hands won with its 95% interval above even: ``benchmarks/results/ladder.json``); a level
+    that did not beat the rung below is left out.
     """
 
     greedy: Callable[[View], Scorer] = line_scorer
@@ -356,14 +360,42 @@ class PlayHints:
     expert_pool: int | None = None
     expert_belief: int | None = None
     points_scale: float = 20.0
+    ladder: tuple[str, ...] = ("random", "greedy")
 
 
-LINE_HINTS = PlayHints(greedy=line_scorer, rollout=heavy_move, model=line_loglik)
-DRAW_HINTS = replace(LINE_HINTS, expert_pool=250, expert_belief=0)
-"""Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
-boneyard's order is hidden too; weighing by the others' moves gained nothing there)."""
-SUPER_HINTS = PlayHints(greedy=super_scorer, pool=24, points_scale=60.0)
-DOUBLES_HINTS = PlayHints(greedy=doubles_scorer, rollout=doubles_move)
-BOARD_HINTS = PlayHints(
-    greedy=board_scorer, pool=12, rollout=board_move, rollout_depth=2, candidates=board_candidates
+SEARCH_LADDER = ("ismcts:easy", "ismcts:medium", "ismcts:hard", "ismcts:expert")
+"""The search bot's levels, weakest first (a game's ladder keeps those that climb)."""
+
+LINE_HINTS = PlayHints(
+    greedy=line_scorer,
+    rollout=heavy_move,
+    model=line_loglik,
+    ladder=("random", "greedy", "ismcts:hard", "ismcts:expert"),
 )
+"""Block's: ``easy`` (15 iterations) lost to ``greedy`` and ``medium`` (60) was level with it,
+so block's ladder goes from ``greedy`` to ``hard``."""
+DRAW_HINTS = replace(
+    LINE_HINTS, expert_pool=250, expert_belief=0, ladder=("random", "greedy", *SEARCH_LADDER)
+)
+"""Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
+boneyard's order is hidden too; weighing by the others' moves gained nothing there); every
+level climbs."""
+SUPER_HINTS = PlayHints(
+    greedy=super_scorer, pool=24, points_scale=60.0, ladder=("random", "greedy", "ismcts:hard")
+)
+"""Super Dominoes': ``easy`` loses to ``greedy`` and ``medium`` is level with it; ``hard`` beats
+it (its ``expert`` is too slow for the ladder's 400 deals yet)."""
+DOUBLES_HINTS = PlayHints(
+    greedy=doubles_scorer, rollout=doubles_move, ladder=("random", "greedy", "ismcts:hard")
+)
+"""Doubles': ``easy`` and ``medium`` were no better than ``greedy``; ``hard`` beats it."""
+BOARD_HINTS = PlayHints(
+    greedy=board_scorer,
+    pool=12,
+    rollout=board_move,
+    rollout_depth=2,
+    candidates=board_candidates,
+    ladder=("random", "greedy", "ismcts:hard"),
+)
+"""Double Double Dominoes': ``easy`` and ``medium`` lose to ``greedy``; ``hard`` beats it (its
+``expert`` is too slow for the ladder's 400 deals yet)."""

@@ -9,19 +9,41 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from bonepile.agents.ismcts import LEVELS
-from bonepile.games import all_games, get_game
+from bonepile.games import Game, all_games, get_game
 from bonepile.rulebook import how_to_play, rules_page
 
-BOTS = [
-    {"spec": "ismcts:easy", "label": "Search bot, easy"},
-    {"spec": "ismcts:medium", "label": "Search bot, medium"},
-    {"spec": "ismcts:hard", "label": "Search bot, hard"},
-    {"spec": "greedy", "label": "Greedy bot"},
-    {"spec": "random", "label": "Random bot"},
-]
-"""The bots a table made in the browser may seat (never an external program)."""
+BOT_NAMES = {
+    "random": "Random bot",
+    "greedy": "Greedy bot",
+    "ismcts:easy": "Search bot, easy",
+    "ismcts:medium": "Search bot, medium",
+    "ismcts:hard": "Search bot, hard",
+    "ismcts:expert": "Search bot, expert",
+}
+"""The bots a table made in the browser may seat (never an external program), by spec."""
 
-BOT_SPECS = frozenset(b["spec"] for b in BOTS)
+BOT_SPECS = frozenset(BOT_NAMES)
+
+DEFAULT_BOT = "ismcts:hard"
+"""The bot a new table's seats get unless its game's ladder lacks it (then its top rung)."""
+
+
+def ladder_bots(game: Game[Any]) -> list[dict[str, Any]]:
+    """The bots the browser offers for ``game``: its ladder (``hints.ladder``), strongest
+    first, each named with its rung ("level 3 of 4")."""
+    ladder = game.hints.ladder
+    n = len(ladder)
+    return [
+        {"spec": spec, "label": f"{BOT_NAMES[spec]} (level {k} of {n})", "level": k}
+        for k, spec in reversed(list(enumerate(ladder, 1)))
+    ]
+
+
+def default_bot(game: Game[Any]) -> str:
+    """The bot a new table of ``game`` seats by default: :data:`DEFAULT_BOT` if on its ladder,
+    else the ladder's top."""
+    ladder = game.hints.ladder
+    return DEFAULT_BOT if DEFAULT_BOT in ladder else ladder[-1]
 
 
 @cache
@@ -53,7 +75,8 @@ def catalogue() -> list[dict[str, Any]]:
                     }
                     for spec in g.option_specs()
                 ],
-                "bots": BOTS,
+                "bots": ladder_bots(g),
+                "default_bot": default_bot(g),
                 "levels": dict(LEVELS),
             }
         )

@@ -1,6 +1,6 @@
 // The front page: play the bots at once, set up a table, the live lobby, the games.
 import { h, local } from "./dom.js";
-import { api, games } from "./api.js";
+import { api, games, gameInfo } from "./api.js";
 import { navigate } from "./router.js";
 import { toastError, toast } from "./toast.js";
 import { page, loading, errorBox } from "./chrome.js";
@@ -15,13 +15,17 @@ export async function createTable(body) {
 }
 
 export function mountFront(root) {
+  const playNote = h("p", { class: "small muted" }, "“Play the bots now” starts Super Dominoes against three bots.");
   const playNow = h("button", { type: "button", class: "btn btn-primary btn-big", "data-action": "play-bots" }, "Play the bots now");
   playNow.addEventListener("click", async () => {
     playNow.disabled = true;
     try {
+      // the game's usual bot, from its ladder (the catalogue says which)
+      const info = await gameInfo("super_dominoes");
+      const bot = (info && info.default_bot) || "greedy";
       await createTable({
         game: "super_dominoes",
-        seats: ["me", "ismcts:medium", "ismcts:medium", "ismcts:medium"],
+        seats: ["me", bot, bot, bot],
         options: {},
         match: false,
         name: local.get("bonepile:name") || "",
@@ -36,7 +40,7 @@ export function mountFront(root) {
       h("h1", {}, "Dominoes, played well."),
       h("p", { class: "lead" }, "Super Dominoes with its six-armed spinner, Block, Draw, Doubles and Double Double Dominoes. Play strong bots right away, or set a table and invite a friend with a link."),
       h("div", { class: "hero-actions" }, playNow, h("a", { class: "btn btn-secondary btn-big", href: "/new" }, "New table")),
-      h("p", { class: "small muted" }, "“Play the bots now” starts Super Dominoes against three search bots (medium).")),
+      playNote),
     h("div", { class: "hero-art", "aria-hidden": "true" },
       tileIcon([15, 13], { cls: "art a1" }), tileIcon([6, 6], { cls: "art a2" }), tileIcon([9, 4], { cls: "art a3" })));
   const lobbyList = h("div", { class: "lobby-list" }, loading("Looking for tables…"));
@@ -47,6 +51,9 @@ export function mountFront(root) {
   document.title = "bonepile · dominoes";
 
   games().then((all) => {
+    const sd = all.find((g) => g.name === "super_dominoes");
+    const bot = sd && sd.bots.find((b) => b.spec === sd.default_bot);
+    if (bot) playNote.textContent = `“Play the bots now” starts Super Dominoes against three bots: ${bot.label.replace(/^./, (c) => c.toLowerCase())}.`;
     gamesBox.replaceChildren(...all.map((g) => h("article", { class: "game-card" },
       h("h3", {}, g.title),
       h("p", { class: "muted" }, g.summary),

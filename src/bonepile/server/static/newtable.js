@@ -75,7 +75,8 @@ function build(column, all, wanted) {
     seatsBox.replaceChildren();
     for (let k = 0; k < count; k++) {
       const choices = [["me", "You"], ["open", "Open (a friend)"], ...g.bots.map((b) => [b.spec, b.label])];
-      const def = previous[k] || (k === 0 ? "me" : "ismcts:medium");
+      // a choice kept from the game before, if this game offers it too
+      const def = choices.some(([v]) => v === previous[k]) ? previous[k] : (k === 0 ? "me" : g.default_bot);
       const sel = h("select", { "aria-label": `Seat ${k + 1}`, "data-seat": k }, choices.map(([v, label]) => h("option", { value: v, selected: v === def }, label)));
       sel.addEventListener("change", () => {
         if (sel.value === "me") for (const other of seatsBox.querySelectorAll("select")) if (other !== sel && other.value === "me") other.value = "open";
