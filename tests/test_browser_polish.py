@@ -433,7 +433,7 @@ def test_the_result_card_says_its_column_is_the_points_of_the_hand(
 ) -> None:
     page = contexts(DESKTOP).page()
     _table(page, server, {"game": "draw", "seats": ["greedy", "greedy"], "match": True})
-    page.wait_for_selector(".result-card", timeout=60_000)
+    page.wait_for_selector(".result-card .result-table th", timeout=60_000)
     heads = page.eval_on_selector_all(".result-table th", "els => els.map(e => e.innerText)")
     assert "Hand" not in [h.strip().title() for h in heads], heads
     assert any("points" in h.lower() and "hand" in h.lower() for h in heads), heads

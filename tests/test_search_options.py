@@ -166,3 +166,52 @@ def test_a_points_search_finishes_where_every_move_loses_heavily() -> None:
         assert sum(child.visits for child in root.children.values()) == 150
         played += 1
     assert played >= 20
+
+
+# ------------------------------------------------------------------------------ a learned prior
+def _position_with_a_choice(seed: int) -> Any:
+    state = get_game("block").new(2, seed=seed)
+    rng = random.Random(seed)
+    while state.actor is not None:
+        v = view(state, state.actor)
+        if len(v.legal) >= 3:
+            return v
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.random() * len(legal))])
+    return None
+
+
+def test_a_prior_steers_the_root_toward_the_moves_it_favours() -> None:
+    """With every probability on one move, that move gets more of the root's visits than
+    without the prior (and no other node is touched: the other moves are still tried)."""
+    for seed in range(10):
+        v = _position_with_a_choice(seed)
+        if v is not None:
+            break
+    assert v is not None
+    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=200).estimates(v)}
+    favourite = min(plain, key=lambda a: plain[a])  # the move the plain search likes least
+    steered = ISMCTSAgent(3, iterations=200, prior=lambda _v: {favourite: 1.0}, prior_weight=8)
+    got = {a: n for a, n, _ in steered.estimates(v)}
+    assert got[favourite] > plain[favourite]
+    assert all(n > 0 for n in got.values()) and sum(got.values()) == sum(plain.values())
+
+
+def test_the_prior_knob_reads_a_policy_file_and_refuses_bad_ones(tmp_path: Any) -> None:
+    pytest.importorskip("numpy")
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
+    agent = make_agent(f"ismcts:60:prior={shipped}:pw=2", seed=1)
+    assert isinstance(agent, ISMCTSAgent) and agent.prior is not None
+    assert agent.prior_weight == 2.0
+    v = _position_with_a_choice(1)
+    probabilities = agent.prior(v)
+    assert set(probabilities) == set(v.legal)
+    assert abs(sum(probabilities.values()) - 1.0) < 1e-6
+    assert agent.act(v) in v.legal
+    missing = tmp_path / "missing.npz"
+    for bad in (f"ismcts:hard:prior={missing}", f"ismcts:hard:prior={shipped}:pw=x",
+                f"ismcts:hard:prior={shipped}:pw=101"):  # fmt: skip
+        with pytest.raises(OptionError):
+            make_agent(bad)

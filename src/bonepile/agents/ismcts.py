@@ -166,6 +166,8 @@ class ISMCTSAgent:
         rollout: str = "game",
         objective: str = "win",
         solve: int = 0,
+        prior: Callable[[View], dict[Action, float]] | None = None,
+        prior_weight: float = 4.0,
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
@@ -191,6 +193,11 @@ class ISMCTSAgent:
         self.rollout = rollout
         self.objective = objective
         self.solve = solve
+        self.prior = prior
+        """A learned policy's probability of each legal move of a view (``None``: none). At
+        the root, a move's value gains ``prior_weight * p / sqrt(1 + visits)``: the moves the
+        policy likes are tried more while few playouts tell them apart."""
+        self.prior_weight = prior_weight
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -208,13 +215,15 @@ class ISMCTSAgent:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        started = time.perf_counter()  # a time budget counts the sampling and the prior too
         rng = self._rng(view)
         worlds = self._worlds(view, rng)
         if not worlds:  # no consistent deal found: play the greedy move rather than guess
             self.fallbacks += 1
             self.last_iterations = 0
             return GreedyAgent(self.seed).act(view)
-        return most_visited(self.search(worlds, view.seat, rng), legal)
+        bias = self.prior(view) if self.prior is not None else None
+        return most_visited(self.search(worlds, view.seat, rng, bias, started), legal)
 
     def estimates(self, view: View) -> list[tuple[Action, int, float]]:
         """Every legal action with the search's visits and mean reward for it (0 to 1 for the
@@ -225,7 +234,8 @@ class ISMCTSAgent:
         worlds = self._worlds(view, rng)
         if not worlds:
             return []
-        root = self.search(worlds, view.seat, rng)
+        bias = self.prior(view) if self.prior is not None else None
+        root = self.search(worlds, view.seat, rng, bias)
         out = []
         for a in legal:
             child = root.children.get(a)
@@ -278,8 +288,17 @@ class ISMCTSAgent:
             belief = LEVEL_BELIEF.get(self.level or "", 0)
         return min(pool, self.iterations), belief
 
-    def search(self, worlds: list[State[Any]], me: int | None, rng: random.Random) -> _Node:
-        """Run the search over the sampled ``worlds``; return the root of the tree.
+    def search(
+        self,
+        worlds: list[State[Any]],
+        me: int | None,
+        rng: random.Random,
+        prior: dict[Action, float] | None = None,
+        started: float | None = None,
+    ) -> _Node:
+        """Run the search over the sampled ``worlds`` (with ``prior``, the root's move
+        probabilities, see :attr:`prior`; a time budget counted from ``started``, by default
+        now); return the root of the tree.
 
         A node remembers, for each world that reached it, the position and its candidate
         actions, so later iterations in the same world walk the known part of the tree without
@@ -293,6 +312,7 @@ class ISMCTSAgent:
         prune = hints.candidates
         redact = game.hidden_actions
         c = self.exploration
+        weight = self.prior_weight
         if self.objective == "points":
             scale = hints.points_scale
 
@@ -309,7 +329,10 @@ class ISMCTSAgent:
         log = math.log
         sqrt = math.sqrt
         rand = rng.random
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.seconds is None:
+            deadline = None
+        else:
+            deadline = (time.perf_counter() if started is None else started) + self.seconds
         budget = self.iterations if deadline is None else 10**9
         count = len(worlds)
         done = 0
@@ -353,9 +376,12 @@ class ISMCTSAgent:
                 best_value = -math.inf  # (a points margin can be below -1)
                 best = 0
                 best_child = node
+                bias = prior if node is root else None
                 for i, key in enumerate(keys):
                     child = children[key]
                     value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if bias is not None:
+                        value += weight * bias.get(key, 0.0) / (1 + child.visits) ** 0.5
                     if value > best_value:
                         best_value, best, best_child = value, i, child
                 nxt = best_child.seen.get(w)

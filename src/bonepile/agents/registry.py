@@ -32,7 +32,7 @@ NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
-_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve")
+_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve", "prior", "pw")
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
 
@@ -140,7 +140,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             raise OptionError(
                 f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
                 f"({', '.join(ROLLOUTS)}), objective=NAME ({', '.join(OBJECTIVES)}), pool=N, "
-                f"solve=N (0 to {MAX_SOLVE}) and c=X, each once, got {quoted(item)}"
+                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE and pw=X, each once, "
+                f"got {quoted(item)}"
             )
         if key == "rollout":
             if value not in ROLLOUTS:
@@ -154,6 +155,20 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
                     f"ismcts objective is one of {', '.join(OBJECTIVES)}, got {quoted(value)}"
                 )
             out[key] = value
+        elif key == "prior":
+            try:  # by name, as for policy: (the compiled build's type check has no numpy)
+                policy = importlib.import_module("bonepile.rl.policy")
+            except ImportError as e:
+                raise OptionError(
+                    f"ismcts prior= needs the rl extra ({e.name} is missing): "
+                    "pip install 'bonepile[rl]'"
+                ) from None
+            out["prior"] = policy.PolicyAgent(value).probabilities
+        elif key == "pw":
+            x = float(value) if _NUMBER.match(value) else -1.0
+            if not 0 <= x <= 100:
+                raise OptionError(f"ismcts pw is a number from 0 to 100, got {quoted(value)}")
+            out["prior_weight"] = x
         elif key == "c":
             x = float(value) if _NUMBER.match(value) else -1.0
             if not 0 <= x <= 100:

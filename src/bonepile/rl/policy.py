@@ -175,6 +175,18 @@ class PolicyAgent:
         for obs in self._observers.values():
             obs.reset()
 
+    def probabilities(self, view: View) -> dict[Action, float]:
+        """The network's probability of each legal action of ``view`` (softmax over them)."""
+        observer = self._observer(view)
+        obs = observer.observe(view)
+        logits = self.policy.logits(self._inputs[id(observer)](obs))
+        index = observer.codec.index
+        legal = view.legal
+        z = np.array([logits[index[a]] for a in legal], dtype=np.float64)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return {a: float(q) for a, q in zip(legal, p, strict=True)}
+
     def act(self, view: View) -> Action:
         """The policy's choice among ``view.legal``."""
         observer = self._observer(view)
