@@ -10,6 +10,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import bonepile.rl as rl
+from bonepile.rl.features import features_for
 from bonepile.rl.observation import Observer
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
@@ -136,14 +137,20 @@ def test_vector_env_in_process() -> None:
     venv.close()
 
 
-def _tiny_policy(path: Any, game: str = "block", players: int = 2) -> None:
+def _tiny_policy(
+    path: Any, game: str = "block", players: int = 2, features: str | None = None
+) -> None:
+    """A random two-layer policy file on the flat observation (or on ``features``)."""
     obs = Observer(game, players)
+    inputs = obs.flat_size if features is None else features_for(obs, features).size
     rng = np.random.default_rng(0)
     layers = [
-        (rng.normal(size=(obs.flat_size, 8)).astype(np.float32), np.zeros(8, np.float32)),
+        (rng.normal(size=(inputs, 8)).astype(np.float32), np.zeros(8, np.float32)),
         (rng.normal(size=(8, obs.codec.size)).astype(np.float32), np.zeros(obs.codec.size)),
     ]
-    meta = {"game": game, "players": players, "options": {}, "history": 32}
+    meta: dict[str, Any] = {"game": game, "players": players, "options": {}, "history": 32}
+    if features is not None:
+        meta["features"] = features
     rl.Policy(layers, meta).save(path)
 
 

@@ -12,10 +12,12 @@ import pytest
 
 from bonepile.actions import Pass
 from bonepile.games import get_game
+from bonepile.rl import Policy
 from bonepile.rl.features import LineFeatures
 from bonepile.rl.observation import Observer
 from bonepile.tiles import tile_set
 from bonepile.view import view
+from test_rl_envs import _tiny_policy
 
 
 def parts(f: LineFeatures, x: np.ndarray) -> dict[str, np.ndarray]:
@@ -101,21 +103,6 @@ def test_a_pass_rules_out_the_suits_it_could_not_follow() -> None:
     pytest.fail("no pass in 40 random block hands")
 
 
-def _policy_on_features(path: Any, features: str = "line/1") -> None:
-    from bonepile.rl import Policy
-
-    size = LineFeatures(Observer("block", 2)).size
-    actions = Observer("block", 2).codec.size
-    rng = np.random.default_rng(0)
-    layers = [
-        (rng.normal(size=(size, 8)).astype(np.float32), np.zeros(8, np.float32)),
-        (rng.normal(size=(8, actions)).astype(np.float32), np.zeros(actions, np.float32)),
-    ]
-    meta = {"game": "block", "players": 2, "options": {}, "history": 32, "activation": "relu",
-            "features": features}  # fmt: skip
-    Policy(layers, meta).save(path)
-
-
 def test_a_policy_file_on_the_features_plays_and_a_strange_one_is_refused(tmp_path: Any) -> None:
     import bonepile
     from bonepile.agents import play_hand
@@ -123,12 +110,13 @@ def test_a_policy_file_on_the_features_plays_and_a_strange_one_is_refused(tmp_pa
     from bonepile.errors import OptionError
 
     good = tmp_path / "good.npz"
-    _policy_on_features(good)
+    _tiny_policy(good, features="line/1")
     agent = make_agent(f"policy:{good}", seed=1)
     final = play_hand(bonepile.new_game("block", 2, seed=3), [agent, make_agent("random")])
     assert final.result is not None
     strange = tmp_path / "strange.npz"
-    _policy_on_features(strange, "line/99")
+    made = Policy.load(good)  # the same network, said to be on features nobody knows
+    Policy(made.layers, {**made.meta, "features": "line/99"}).save(strange)
     with pytest.raises(OptionError, match="unknown features"):
         play_hand(bonepile.new_game("block", 2, seed=3),
                   [make_agent(f"policy:{strange}"), make_agent("random")])  # fmt: skip
@@ -138,7 +126,6 @@ def test_the_shipped_learned_bot_plays_on_the_features() -> None:
     import bonepile
     from bonepile.agents import play_hand
     from bonepile.agents.registry import make_agent
-    from bonepile.rl import Policy
 
     shipped = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
     assert Policy.load(shipped).meta["features"] == "line/1"

@@ -175,11 +175,16 @@ class PolicyAgent:
         for obs in self._observers.values():
             obs.reset()
 
-    def probabilities(self, view: View) -> dict[Action, float]:
-        """The network's probability of each legal action of ``view`` (softmax over them)."""
+    def _input(self, view: View) -> tuple[Observer, dict[str, np.ndarray], np.ndarray]:
+        """The seat's observer, its observation of ``view`` and the network's input."""
         observer = self._observer(view)
         obs = observer.observe(view)
-        logits = self.policy.logits(self._inputs[id(observer)](obs))
+        return observer, obs, self._inputs[id(observer)](obs)
+
+    def probabilities(self, view: View) -> dict[Action, float]:
+        """The network's probability of each legal action of ``view`` (softmax over them)."""
+        observer, _, x = self._input(view)
+        logits = self.policy.logits(x)
         index = observer.codec.index
         legal = view.legal
         z = np.array([logits[index[a]] for a in legal], dtype=np.float64)
@@ -189,8 +194,6 @@ class PolicyAgent:
 
     def act(self, view: View) -> Action:
         """The policy's choice among ``view.legal``."""
-        observer = self._observer(view)
-        obs = observer.observe(view)
-        x = self._inputs[id(observer)](obs)
+        observer, obs, x = self._input(view)
         i = self.policy.choose(x, obs["action_mask"], self.rng)
         return observer.codec.decode(i)

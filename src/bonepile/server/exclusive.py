@@ -78,15 +78,7 @@ def _hold_file(database: Path, shown: str) -> Hold:
         ) from None
     os.ftruncate(fd, 0)
     os.write(fd, _whoami().encode())
-    return Hold(str(lock), _File(fd))
-
-
-class _File:
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def close(self) -> None:
-        os.close(self.fd)
+    return Hold(str(lock), os.fdopen(fd, "rb"))  # closing it lets the lock go
 
 
 def _hold_postgres(url: str, shown: str) -> Hold:
