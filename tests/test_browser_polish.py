@@ -433,8 +433,13 @@ def test_the_result_card_says_its_column_is_the_points_of_the_hand(
 ) -> None:
     page = contexts(DESKTOP).page()
     _table(page, server, {"game": "draw", "seats": ["greedy", "greedy"], "match": True})
-    page.wait_for_selector(".result-card .result-table th", timeout=60_000)
-    heads = page.eval_on_selector_all(".result-table th", "els => els.map(e => e.innerText)")
+    # read the header the moment it is drawn: in a bots' match the next hand is dealt soon
+    # after, and the card goes
+    heads = page.wait_for_function(
+        "() => { const t = [...document.querySelectorAll('.result-card .result-table th')]"
+        ".map((e) => e.innerText); return t.length ? t : null; }",
+        timeout=60_000,
+    ).json_value()
     assert "Hand" not in [h.strip().title() for h in heads], heads
     assert any("points" in h.lower() and "hand" in h.lower() for h in heads), heads
     shot(page, "polish-result-desktop")
