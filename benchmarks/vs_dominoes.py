@@ -1,7 +1,7 @@
 """bonepile's search bot against the ``dominoes`` package's probabilistic alpha-beta player.
 
-    python benchmarks/vs_dominoes.py [--deals 20] [--level hard] [--start-move 12]
-                                     [--sample-size 8] [--seed 1]
+    python benchmarks/vs_dominoes.py [--deals 20] [--level hard | --agent SPEC] [--start-move 12]
+                                     [--sample-size 8] [--seed 1] [--workers 1]
 
 Four players in two teams (seats 0+2 against 1+3), 7 tiles each, seat 0 leads any tile: the
 ``dominoes`` package's own game (``dominoes.Game.new()``), which decides every move's legality
@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from figures import interval
@@ -75,7 +77,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
     import dominoes
 
     from bonepile.actions import PASS
-    from bonepile.agents.ismcts import ISMCTSAgent
+    from bonepile.agents import make_agent
     from bonepile.games import get_game
     from bonepile.tiles import Tile
     from bonepile.view import view
@@ -89,7 +91,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
         4, options={"teams": True, "lead": "seat0_any"}, deal=(hands, rest)
     )
     ours = {0, 2} if ours_even else {1, 3}
-    agent = ISMCTSAgent(args.seed + deal, level=args.level)
+    agent = make_agent(args.agent or f"ismcts:{args.level}", args.seed + deal)
     alphabeta = dominoes.players.probabilistic_alphabeta(
         start_move=args.start_move, sample_size=args.sample_size
     )
@@ -125,10 +127,13 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--level", default="hard")
+    parser.add_argument("--level", default="hard", help="the search level (ismcts:LEVEL)")
+    parser.add_argument("--agent", help="the bonepile agent's spec instead of --level, e.g. "
+                        "ismcts:expert:objective=points")  # fmt: skip
     parser.add_argument("--start-move", type=int, default=12)
     parser.add_argument("--sample-size", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes (the deals are split)")
     args = parser.parse_args(argv)
     try:
         import dominoes  # noqa: F401
@@ -138,8 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     games = []
     per_deal = []
     points_per_deal = []
-    for deal in range(args.deals):
-        pair = [play(deal, True, args), play(deal, False, args)]
+    jobs = [(deal, ours_even) for deal in range(args.deals) for ours_even in (True, False)]
+    if args.workers > 1:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(args.workers, mp_context=ctx) as pool:
+            played = list(pool.map(play, *zip(*jobs), [args] * len(jobs), chunksize=2))
+    else:
+        played = [play(deal, ours_even, args) for deal, ours_even in jobs]
+    for i in range(args.deals):
+        pair = played[2 * i : 2 * i + 2]
         games.extend(pair)
         per_deal.append(sum(g["share"] for g in pair) / 2)
         points_per_deal.append(sum(g["points"] for g in pair) / 2)

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketState
 from bonepile.errors import BonepileError
 from bonepile.server.analysis import analyse, replay_frames
 from bonepile.server.catalogue import catalogue, rules_html
+from bonepile.server.commands import Command
 from bonepile.server.guard import RateRule, add_guards, api_docs_options
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
@@ -411,36 +412,30 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
         msg = parse_client(raw)
         if isinstance(msg, Move):
             move_id = msg.id
-            # the seat is read when the move is made: a claim on another device may have
-            # made this connection a spectator meanwhile
-            v = await hub.act(
-                table_id,
-                conn,
-                lambda r, now: r.move(_seated(conn), msg.action, msg.id, msg.v, now),
-            )
+            # the seat is checked where the move is made: a claim on another device may have
+            # retired the token this connection sat down with
+            args = {"action": msg.action, "id": msg.id, "v": msg.v}
+            v = await hub.act(table_id, conn, _command(conn, "move", **args))
             await send({"type": "ack", "id": msg.id, "v": v})
         elif isinstance(msg, Chat):
-            await hub.act(
-                table_id, conn, lambda r, now: r.say(conn.seat, msg.name, conn.key, msg.text, now)
-            )
+            chat = _command(conn, "chat", name=msg.name, key=conn.key, text=msg.text)
+            await hub.act(table_id, conn, chat)
         elif isinstance(msg, NextHand):
-            await hub.act(table_id, conn, lambda r, now: r.next_hand(_seated(conn), now))
+            await hub.act(table_id, conn, _command(conn, "next_hand"))
         elif isinstance(msg, LetBotPlay):
-            await hub.act(
-                table_id, conn, lambda r, now: r.let_bot_play(_seated(conn), msg.seat, now)
-            )
+            await hub.act(table_id, conn, _command(conn, "let_bot_play", seat=msg.seat))
         elif isinstance(msg, Rematch):
             _seated(conn)
             new_id = await hub.rematch(table_id, conn)
             await send({"type": "rematch", "table": new_id})
         elif isinstance(msg, TakeSeat):
-            await hub.act(table_id, conn, lambda r, now: r.take_seat(_seated(conn), now))
+            await hub.act(table_id, conn, _command(conn, "take_seat"))
         elif isinstance(msg, Leave):
-            await hub.act(table_id, conn, lambda r, now: r.leave(_seated(conn), now))
+            await hub.act(table_id, conn, _command(conn, "leave"))
         elif isinstance(msg, EndTable):
-            await hub.act(table_id, conn, lambda r, now: r.end_table(_seated(conn), now))
+            await hub.act(table_id, conn, _command(conn, "end_table"))
         elif isinstance(msg, Takeback):
-            await hub.act(table_id, conn, lambda r, now: r.takeback(_seated(conn), now))
+            await hub.act(table_id, conn, _command(conn, "takeback"))
         elif isinstance(msg, Resize):
             conn.width, conn.height = msg.width, msg.height
             await hub.resend(table_id, conn)
@@ -511,6 +506,11 @@ async def _receive(ws: WebSocket) -> str:
     if text is None:
         raise ProtocolError("messages are JSON text, not binary frames")
     return str(text)
+
+
+def _command(conn: Connection, op: str, **args: Any) -> Command:
+    """What ``conn`` asks: ``op`` from its seat, with the token it sat down with."""
+    return Command(op, conn.seat, conn.token, args)
 
 
 def _seated(conn: Connection) -> int:

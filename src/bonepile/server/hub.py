@@ -36,6 +36,7 @@ from bonepile.seeds import random_seed
 from bonepile.server.background import AnalysisPlaces, FinishedHands
 from bonepile.server.catalogue import BOT_SPECS
 from bonepile.server.collector import Collector
+from bonepile.server.commands import Command, apply_command
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
 from bonepile.server.lobby import Lobby, Send
 from bonepile.server.patch import diff
@@ -597,15 +598,16 @@ class Hub:
 
         await _unbroken(run())
 
-    async def act(self, table_id: str, conn: Connection, do: Callable[[Room, float], T]) -> T:
-        """Run ``do(room, now)`` on the table (under its lock), store what it wrote, then show
-        it. Once begun this runs to its end even if the caller is cancelled (a client that
-        hangs up just after a move): a change is never left unstored or unsent."""
+    async def act(self, table_id: str, conn: Connection, command: Command) -> Any:
+        """Carry ``command`` out on the table (under its lock), store what it wrote, then show
+        it; returns what the command returns. Once begun this runs to its end even if the
+        caller is cancelled (a client that hangs up just after a move): a change is never left
+        unstored or unsent."""
         table = self.get(table_id)
 
-        async def run() -> T:
+        async def run() -> Any:
             async with table.lock:
-                return await self._change(table, do)
+                return await self._change(table, partial(apply_command, command))
 
         return await _unbroken(run())
 
