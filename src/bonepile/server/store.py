@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import (
+    BigInteger,
     Column,
     Connection,
     Engine,
@@ -92,6 +93,18 @@ processes_t = Table(
     Column("pid", Integer, nullable=False),
     Column("started", Float, nullable=False),
     Column("heartbeat", Float, nullable=False),
+    Column("expires", Float, nullable=False, server_default="0"),
+    Column("mode", String(8), nullable=False, server_default="solo"),
+)
+
+leases_t = Table(
+    "table_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("owner", String(32), nullable=True),
+    Column("epoch", BigInteger, nullable=False, server_default="0"),
+    Column("since", Float, nullable=False),
+    Index("ix_table_leases_owner", "owner"),
 )
 
 
@@ -116,6 +129,14 @@ class VersionConflict(BonepileError):
     """Entries that do not continue a table's journal (a version stored already, or a gap)."""
 
     code = "conflict"
+
+
+class LeaseLost(BonepileError):
+    """A write fenced off: the writing process no longer holds the table's lease (another
+    process took the table over, or the writer's own lease on life ran out). Nothing of the
+    write was stored."""
+
+    code = "moved"
 
 
 @dataclass(frozen=True)
@@ -155,6 +176,9 @@ class NewTable:
     now: float
     entries: tuple[tuple[int, dict[str, Any]], ...] = ()
     status: str = "open"
+    owner: str | None = None
+    """The process that decides the table's moves (in a site of several processes; its lease
+    starts at epoch 1), or ``None`` (a server alone on its database: nobody holds a lease)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +192,10 @@ class Changes:
     status: str | None = None
     touch: bool = True
     """Whether the table's ``updated`` time becomes ``now``."""
+    fence: tuple[str, int] | None = None
+    """``(process, epoch)``: store the write only if that process holds the table's lease at
+    that epoch and its own lease on life has not run out (else :class:`LeaseLost`); checked in
+    the transaction that stores it. ``None``: no check (a server alone on its database)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +244,13 @@ def engine_url(url: str) -> str:
 
 
 _MIGRATE_LOCK = threading.Lock()
+
+NOW_SQL = {
+    "postgresql": "extract(epoch FROM clock_timestamp())",
+    "sqlite": "((julianday('now') - 2440587.5) * 86400.0)",
+}
+"""The database's own clock in seconds since the epoch, by dialect: leases are judged by the
+one clock every process shares, never by a process's own."""
 
 
 class Store:
@@ -329,13 +364,15 @@ class Store:
         now: float,
         entries: Sequence[tuple[int, dict[str, Any]]] = (),
         status: str = "open",
+        owner: str | None = None,
     ) -> NewTable:
         """The write that adds a table with the first ``entries`` of its journal (versions
-        from 1) and its ``status``."""
+        from 1) and its ``status``; ``owner``: the process that holds its lease from the
+        start."""
         versions = [v for v, _ in entries]
         if versions != list(range(1, len(versions) + 1)):
             raise VersionConflict(f"table {table_id}: a new journal starts at version 1")
-        return NewTable(table_id, config, now, tuple(entries), status)
+        return NewTable(table_id, config, now, tuple(entries), status, owner)
 
     def changes(
         self,
@@ -344,14 +381,15 @@ class Store:
         now: float,
         games: Sequence[StoredGame] = (),
         status: str | None = None,
+        fence: tuple[str, int] | None = None,
     ) -> Changes:
         """The write of what a table did: journal entries, which must continue the stored
         ones (else :class:`VersionConflict`, and nothing of it is written), finished hands
-        and a new status."""
+        and a new status; with ``fence``, only under that lease (see :class:`Changes`)."""
         versions = [v for v, _ in entries]
         if versions and versions != list(range(versions[0], versions[0] + len(versions))):
             raise VersionConflict(f"table {table_id}: the versions {versions} are not consecutive")
-        return Changes(table_id, list(entries), now, tuple(games), status)
+        return Changes(table_id, list(entries), now, tuple(games), status, fence=fence)
 
     def batch(self, writes: Sequence[Write]) -> list[Exception | None]:
         """Store ``writes`` in one transaction with a few statements for all of them, so that
@@ -395,6 +433,16 @@ class Store:
             if row is None:
                 return None
             return self._with_entries(conn, [row])[0]
+
+    def entries_since(self, table_id: str, version: int) -> list[tuple[int, dict[str, Any]]]:
+        """The table's journal entries after ``version``, in order."""
+        query = (
+            select(entries_t.c.version, entries_t.c.entry)
+            .where(entries_t.c.table_id == table_id, entries_t.c.version > version)
+            .order_by(entries_t.c.version)
+        )
+        with self.engine.connect() as conn:
+            return [(v, json.loads(e)) for v, e in conn.execute(query)]
 
     def tables(self, statuses: tuple[str, ...], limit: int | None = None) -> list[StoredTable]:
         """The tables in one of ``statuses``, most recently updated first, with journals."""
@@ -462,13 +510,17 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
     on SQLite and PostgreSQL, in the driver's parameter style): building them with SQLAlchemy's
     expression language cost several times the database's own work, on the thread that shares
     the interpreter with the event loop."""
-    sql = _Sql(conn)
+    sql = PlainSql(conn)
     out: list[Exception | None] = [None] * len(writes)
     tables = [w for w in writes if isinstance(w, NewTable)]
     if tables:
         sql.many(
             "INSERT INTO tables (id, config, status, created, updated) VALUES (?, ?, ?, ?, ?)",
             [(w.table_id, _dump(w.config), w.status, w.now, w.now) for w in tables],
+        )
+        sql.many(
+            "INSERT INTO table_leases (table_id, owner, epoch, since) VALUES (?, ?, ?, ?)",
+            [(w.table_id, w.owner, 0 if w.owner is None else 1, w.now) for w in tables],
         )
         opening = [(w.table_id, v, _dump(e), w.now) for w in tables for v, e in w.entries]
         if opening:
@@ -487,6 +539,16 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
                     [(w.process_id, w.host, w.pid, w.started, w.now)],
                 )
     changes = [(i, w) for i, w in enumerate(writes) if isinstance(w, Changes)]
+    fenced = [(i, w) for i, w in changes if w.fence is not None]
+    if fenced:
+        held = _held(sql, [w for _, w in fenced])
+        for i, w in fenced:
+            if w.fence not in held.get(w.table_id, ()):
+                owner, epoch = w.fence or ("", 0)
+                out[i] = LeaseLost(
+                    f"table {w.table_id}: process {owner} does not hold its lease at epoch {epoch}"
+                )
+        changes = [(i, w) for i, w in changes if out[i] is None]
     ids = sorted({w.table_id for _, w in changes if w.entries})
     last: dict[str, int] = {}
     if ids:
@@ -534,12 +596,35 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
     return out
 
 
-class _Sql:
+def _held(sql: PlainSql, writes: Sequence[Changes]) -> dict[str, set[tuple[str, int]]]:
+    """The leases, among those the fenced ``writes`` name, that are held now: by table, the
+    ``(owner, epoch)`` of a live owner. On PostgreSQL the rows are locked (shared) until the
+    transaction ends, so that no claim can take a table over between this check and the
+    commit; a claim that came first is seen here."""
+    owners = sorted({w.fence[0] for w in writes if w.fence is not None})
+    ids = sorted({w.table_id for w in writes})
+    lock = " FOR SHARE OF l" if sql.dialect == "postgresql" else ""
+    rows = sql.one(
+        "SELECT l.table_id, l.owner, l.epoch FROM table_leases l JOIN processes p"
+        f" ON p.id = l.owner WHERE p.expires > {sql.now} AND l.owner IN ({_marks(owners)})"
+        f" AND l.table_id IN ({_marks(ids)}){lock}",
+        [*owners, *ids],
+    )
+    held: dict[str, set[tuple[str, int]]] = {}
+    for tid, owner, epoch in rows:
+        held.setdefault(tid, set()).add((owner, int(epoch)))
+    return held
+
+
+class PlainSql:
     """Plain SQL with ``?`` marks, run on ``conn`` in its driver's parameter style."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.qmark = conn.dialect.paramstyle == "qmark"
+        self.dialect = conn.dialect.name
+        self.now = NOW_SQL.get(self.dialect, NOW_SQL["postgresql"])
+        """The database's clock, in seconds since the epoch, as an SQL expression."""
 
     def _text(self, statement: str) -> str:
         return statement if self.qmark else statement.replace("?", "%s")
@@ -551,6 +636,10 @@ class _Sql:
     def many(self, statement: str, rows: list[tuple[Any, ...]]) -> None:
         """One statement for each of ``rows``."""
         self.conn.exec_driver_sql(self._text(statement), rows)
+
+    def count(self, statement: str, params: Sequence[Any]) -> int:
+        """Run one statement; how many rows it changed."""
+        return int(self.conn.exec_driver_sql(self._text(statement), tuple(params)).rowcount)
 
 
 def _marks(items: Sized) -> str:
@@ -609,7 +698,9 @@ __all__ = [
     "Changes",
     "Faults",
     "Heartbeat",
+    "LeaseLost",
     "NewTable",
+    "PlainSql",
     "StorageDown",
     "Store",
     "StoreError",
