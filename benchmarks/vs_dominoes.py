@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers > 1:
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(args.workers, mp_context=ctx) as pool:
-            played = list(pool.map(play, *zip(*jobs), [args] * len(jobs), chunksize=2))
+            deals, sides = [d for d, _ in jobs], [o for _, o in jobs]
+            played = list(pool.map(play, deals, sides, [args] * len(jobs), chunksize=2))
     else:
         played = [play(deal, ours_even, args) for deal, ours_even in jobs]
     for i in range(args.deals):

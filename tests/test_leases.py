@@ -16,7 +16,7 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import create_engine, text
 
-from bonepile.server.leases import Leases, expire_process
+from bonepile.server.leases import Leases, expire_process, site_identity
 from bonepile.server.store import LeaseLost, Store, VersionConflict
 from test_store import make_store  # noqa: F401 - the fixture
 
@@ -194,3 +194,10 @@ def test_a_claim_waits_for_a_write_checked_under_the_old_lease(make_store: Any) 
     claim.join(60)
     assert claimed == [2]
     assert [v for v, _ in store.entries_since("t1", 0)] == [1, 2]  # the new owner reads it
+
+
+def test_every_process_of_a_site_gets_the_same_name_and_secret(make_store: Any) -> None:  # noqa: F811
+    store = make_store()
+    first = site_identity(store, "secret-of-the-first", 1.0)
+    assert first[1] == "secret-of-the-first" and len(first[0]) == 12
+    assert site_identity(make_store(), "another-secret", 2.0) == first

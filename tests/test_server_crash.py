@@ -26,10 +26,11 @@ from live_server import free_port
 
 
 class Server:
-    """``bonepile serve`` in a child process on a data folder."""
+    """``bonepile serve`` in a child process on a data folder (``extra``: more options)."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, extra: list[str] | None = None) -> None:
         self.data = data
+        self.extra = list(extra or [])
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         data.parent.mkdir(parents=True, exist_ok=True)
@@ -44,6 +45,7 @@ class Server:
         """Start it; the first line it prints (the address to open)."""
         command = [sys.executable, "-m", "bonepile", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--data", str(self.data), "--bot-pace", "0"]
+        command += self.extra
         self.proc = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,

@@ -254,6 +254,14 @@ def cli() -> None:
     "--secure-cookies", is_flag=True, help="Send the browser's cookie over HTTPS only (behind TLS)."
 )
 @click.option("--api-docs", is_flag=True, help="Serve the OpenAPI schema and its pages at /docs.")
+@click.option(
+    "--redis",
+    default=None,
+    envvar="BONEPILE_REDIS",
+    metavar="URL",
+    help="Run as one of a site of several processes (on one or many machines) sharing a "
+    "PostgreSQL --database and this Redis (redis://host:6379/0).",
+)
 def serve(
     host: str,
     port: int,
@@ -264,6 +272,7 @@ def serve(
     trusted_proxies: tuple[str, ...],
     secure_cookies: bool,
     api_docs: bool,
+    redis: str | None,
 ) -> None:
     """Run the web app: play in the browser, invite friends, watch and replay games."""
     from bonepile.server.serve import serve as run
@@ -287,6 +296,7 @@ def serve(
         trusted_proxies=trusted_proxies,
         api_docs=api_docs,
         secure_cookies=secure_cookies,
+        redis=redis,
     )
 
 

@@ -82,10 +82,20 @@ class Settings:
     """Serve the OpenAPI schema at /openapi.json and its pages at /docs and /redoc."""
     secure_cookies: bool = False
     """Send the browser's cookie over HTTPS only (a server behind TLS)."""
+    redis: str | None = None
+    """The site's Redis: this process is one of a site of several (None: it serves alone)."""
+    site_key: str | None = None
+    """The site's name on the bus (from the database)."""
 
 
 def make_hub(settings: Settings, store: Store) -> Hub:
-    """The hub for ``settings`` on ``store``, with its pools of bot workers."""
+    """The hub for ``settings`` on ``store``, with its pools of bot workers (and, with
+    ``settings.redis``, its part in the site)."""
+    site = None
+    if settings.redis:
+        from bonepile.server.site import Site
+
+        site = Site(settings.redis, settings.site_key or "bonepile")
     return Hub(
         store,
         executor=bot_pool(settings.bot_workers),
@@ -93,6 +103,7 @@ def make_hub(settings: Settings, store: Store) -> Hub:
         background=bot_pool(settings.background_workers, nice=10),
         limits=settings.limits,
         secret=seat_key(settings.secret),
+        site=site,
     )
 
 

@@ -20,12 +20,18 @@ SEATED_OPS = frozenset(
     {"move", "next_hand", "let_bot_play", "take_seat", "leave", "end_table", "takeback"}
 )
 """The operations only a player in a seat may ask for."""
-OPS = SEATED_OPS | {"chat"}
+SEAT_OPS = frozenset({"join", "claim", "my_seat"})
+"""The operations that find a browser its seat (``owner``: the browser's id)."""
+OPS = SEATED_OPS | SEAT_OPS | {"chat"}
 
-_ARGS: dict[str, dict[str, type]] = {
-    "move": {"action": str, "id": str, "v": int},
-    "chat": {"name": str, "key": str, "text": str},
-    "let_bot_play": {"seat": int},
+_NONE = type(None)
+_ARGS: dict[str, dict[str, tuple[type, ...]]] = {
+    "move": {"action": (str,), "id": (str,), "v": (int,)},
+    "chat": {"name": (str,), "key": (str,), "text": (str,)},
+    "let_bot_play": {"seat": (int,)},
+    "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE)},
+    "claim": {"owner": (str,), "code": (str,)},
+    "my_seat": {"owner": (str,)},
 }
 
 
@@ -51,10 +57,10 @@ class Command:
         wanted = _ARGS.get(self.op, {})
         if set(self.args) != set(wanted):
             raise CommandError(f"{self.op} takes {', '.join(sorted(wanted)) or 'nothing'}")
-        for name, kind in wanted.items():
+        for name, kinds in wanted.items():
             value = self.args[name]
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise CommandError(f"{self.op}: {name} must be a {kind.__name__}")
+            if not isinstance(value, kinds) or isinstance(value, bool):
+                raise CommandError(f"{self.op}: {name} must be a {kinds[0].__name__}")
         if self.seat is not None and (not isinstance(self.seat, int) or self.seat < 0):
             raise CommandError("a seat is a number from 0")
 
@@ -77,9 +83,17 @@ class Command:
 
 def apply_command(command: Command, room: Room, now: float) -> Any:
     """Carry ``command`` out on ``room`` at ``now``; what it returns is JSON (a move's new
-    version, or ``None``). A seated operation from a seat whose token is no longer the one it
-    sat down with is refused as a spectator's (``watching``)."""
+    version, ``[seat, token]`` for a seat found, or ``None``). A seated operation from a seat
+    whose token is no longer the one it sat down with is refused as a spectator's
+    (``watching``)."""
     op, args = command.op, command.args
+    if op == "join":
+        return list(room.join(args["owner"], args["name"], now, args["seat"]))
+    if op == "claim":
+        return list(room.claim(args["owner"], args["code"], now))
+    if op == "my_seat":
+        mine = room.my_seat(args["owner"], now)
+        return None if mine is None else list(mine)
     if op == "chat":
         who = command.seat if _holds(room, command) else None
         room.say(who, args["name"], args["key"], args["text"], now)
@@ -119,4 +133,4 @@ def _seated(room: Room, command: Command) -> int:
     return command.seat
 
 
-__all__ = ["OPS", "SEATED_OPS", "Command", "CommandError", "apply_command"]
+__all__ = ["OPS", "SEATED_OPS", "SEAT_OPS", "Command", "CommandError", "apply_command"]

@@ -1,11 +1,14 @@
-"""One ``bonepile serve`` process per database: a second one refuses to start.
+"""One ``bonepile serve`` process per database, unless they form a site: a process that would
+split the site refuses to start.
 
-A table lives in the memory of the process that serves it, so two processes on one database
-would split the site: a player who joins through one is unknown to the other, and moves made
-on one never reach the other. Until processes share their tables (docs/dev/site-design.md),
-each process holds its database for itself while it runs: a SQLite database through a lock on
-a file beside it (``flock``), a PostgreSQL database through a session advisory lock on a
-connection kept open. The system lets either go when the process ends, however it ends.
+A server alone on its database keeps the tables in its own memory, so two of them on one
+database would split the site: a player who joins through one is unknown to the other, and moves
+made on one never reach the other. So a server alone holds its database for itself while it
+runs: a SQLite database through a lock on a file beside it (``flock``), a PostgreSQL database
+through a session advisory lock on a connection kept open. The processes of a site (``--redis``,
+:mod:`bonepile.server.site`) share the tables, and hold the same lock shared: any number of
+them may run together, but not beside a server alone. The system lets a lock go when its
+process ends, however it ends.
 """
 
 from __future__ import annotations
@@ -47,17 +50,22 @@ class Hold:
                 handle.close()
 
 
-def hold_database(url: str, shown: str) -> Hold:
-    """Hold the database at ``url`` (``shown``: how to name it to a person) for this process,
-    or raise :class:`DatabaseInUse` naming who holds it. A database in memory needs nothing."""
+def hold_database(url: str, shown: str, site: bool = False) -> Hold:
+    """Hold the database at ``url`` (``shown``: how to name it to a person) for this process
+    (with ``site``: shared with the other processes of a site), or raise
+    :class:`DatabaseInUse` naming who holds it. A database in memory needs nothing."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if not path or path == ":memory:":
             return Hold("memory")
         return _hold_file(Path(path), shown)
     if url.startswith(("postgresql", "postgres")):
-        return _hold_postgres(url, shown)
+        return _hold_postgres(url, shown, site)
     return Hold("nothing")
+
+
+SITE_MARK = " --redis"
+"""In the database session's name of a site process."""
 
 
 def _whoami() -> str:
@@ -81,7 +89,7 @@ def _hold_file(database: Path, shown: str) -> Hold:
     return Hold(str(lock), os.fdopen(fd, "rb"))  # closing it lets the lock go
 
 
-def _hold_postgres(url: str, shown: str) -> Hold:
+def _hold_postgres(url: str, shown: str, site: bool) -> Hold:
     from sqlalchemy import create_engine, text
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.pool import NullPool
@@ -91,12 +99,16 @@ def _hold_postgres(url: str, shown: str) -> Hold:
     engine = create_engine(
         engine_url(url),
         poolclass=NullPool,
-        connect_args={"connect_timeout": 5, "application_name": f"bonepile serve ({_whoami()})"},
+        connect_args={
+            "connect_timeout": 5,
+            "application_name": f"bonepile serve{SITE_MARK if site else ''} ({_whoami()})",
+        },
     )
     got = False
+    take = "pg_try_advisory_lock_shared" if site else "pg_try_advisory_lock"
     try:
         conn = engine.connect()
-        got = bool(conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar())
+        got = bool(conn.execute(text(f"SELECT {take}(:k)"), {"k": LOCK_KEY}).scalar())
         conn.commit()
         if got:
             return Hold("postgresql advisory lock", conn)
@@ -118,11 +130,22 @@ def _hold_postgres(url: str, shown: str) -> Hold:
     finally:
         if not got:
             engine.dispose()
-    who = f"another {holder}" if holder else "another bonepile serve"
+    holder = str(holder or "bonepile serve")
+    if site:
+        raise DatabaseInUse(
+            f"a {holder.replace('bonepile serve', 'bonepile serve without --redis', 1)} is "
+            f"serving {shown} alone: stop it, or restart it with --redis to make it part of "
+            "the site"
+        )
+    if SITE_MARK in holder:
+        raise DatabaseInUse(
+            f"a site of bonepile serve processes uses {shown} (one is {holder}): give this one "
+            "--redis with the site's Redis to join it"
+        )
     raise DatabaseInUse(
-        f"{who} is serving {shown}: several processes on one database would split the site "
-        "(a table is served by the process that holds it); stop that one first, or use "
-        "another database"
+        f"another {holder} is serving {shown}: several processes on one database would split "
+        "the site (a table is served by the process that holds it); stop that one first, use "
+        "another database, or run every process with --redis (a site of several processes)"
     )
 
 

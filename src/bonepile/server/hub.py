@@ -25,7 +25,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bonepile.agents.registry import make_agent
 from bonepile.errors import BonepileError
@@ -39,6 +39,7 @@ from bonepile.server.collector import Collector
 from bonepile.server.commands import Command, apply_command
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
 from bonepile.server.lobby import Lobby, Send
+from bonepile.server.ownership import MOVING, TAKEOVER_PAUSE, SiteTable
 from bonepile.server.patch import diff
 from bonepile.server.room import (
     BotTurn,
@@ -51,6 +52,7 @@ from bonepile.server.room import (
 )
 from bonepile.server.store import (
     STORAGE_DOWN,
+    LeaseLost,
     StorageDown,
     Store,
     StoredGame,
@@ -60,6 +62,9 @@ from bonepile.server.store import (
 from bonepile.server.thinkers import bot_pool, think
 from bonepile.server.writer import Writer
 from bonepile.view import view
+
+if TYPE_CHECKING:
+    from bonepile.server.site import Site
 
 log = logging.getLogger("bonepile.server")
 
@@ -129,6 +134,8 @@ class Table:
     created: float = 0.0
     """When the table was made (the lobby's order; never a time that moves with play)."""
     scenes: dict[tuple[int, int, int | None], dict[str, Any]] = field(default_factory=dict)
+    site: SiteTable = field(default_factory=SiteTable)
+    """Whether this process decides the table (always, for a server alone on its database)."""
 
     def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
         """The table's scene for a screen ``width`` by ``height``, worked out once per version
@@ -166,8 +173,10 @@ class Hub:
         background: Executor | None = None,
         limits: Limits | None = None,
         secret: bytes | None = None,
+        site: Site | None = None,
     ) -> None:
         self.store = store
+        self.site = site
         self.executor = executor or bot_pool(2)
         self.background = background or self.executor
         self.bot_pace = bot_pace
@@ -177,7 +186,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.lobby = Lobby()
         self.outage: Outage | None = None
-        self.process_id = secrets.token_hex(8)
+        self._process_id = secrets.token_hex(8)
         self.started = self.now()
         self._ticker: asyncio.Task[None] | None = None
         self._probe: asyncio.Task[None] | None = None
@@ -196,8 +205,18 @@ class Hub:
         self._background_next = 0.0
 
     # ------------------------------------------------------------------ life
+    @property
+    def process_id(self) -> str:
+        """This process's id in the database (its site id, in a site)."""
+        return self.site.me if self.site is not None else self._process_id
+
     async def start(self) -> None:
-        """Load every unfinished table from storage and start the clock task."""
+        """Load every unfinished table from storage and start the clock task (in a site: join
+        it; the tables are shared out among its processes)."""
+        if self.site is not None:
+            await self.site.start(self)
+            self._ticker = asyncio.create_task(self._tick_forever())
+            return
         stored = await asyncio.to_thread(self.store.tables, ("open", "playing"))
         for t in stored:
             try:
@@ -216,7 +235,10 @@ class Hub:
         self._ticker = asyncio.create_task(self._tick_forever())
 
     async def stop(self) -> None:
-        """Stop the clock task and the bots."""
+        """Stop the clock task and the bots (in a site: leave it, freeing this process's
+        tables for the others at once)."""
+        if self.site is not None:
+            await self.site.stop()
         await self.lobby.stop()
         for task in (self._ticker, self._probe):
             if task is not None:
@@ -239,7 +261,7 @@ class Hub:
         future = asyncio.wrap_future(self._writer.submit(write))
         try:
             await asyncio.wait_for(asyncio.shield(future), WRITE_BUDGET)
-        except VersionConflict:
+        except (VersionConflict, LeaseLost):
             raise
         except asyncio.CancelledError:
             raise
@@ -404,8 +426,10 @@ class Hub:
             raise StorageDown("the server cannot save games right now: try again in a moment")
         entries = room.take_journal()
         config = room.config.to_json()
-        await self._write(self.store.new_table(room.id, config, now, entries, room.status))
+        owner = None if self.site is None else self.site.me
+        await self._write(self.store.new_table(room.id, config, now, entries, room.status, owner))
         table = Table(room, idle_since=now, creator=creator, stored_status=room.status, created=now)
+        table.site = SiteTable(owned=True, epoch=0 if owner is None else 1, owner=owner)
         self.tables[room.id] = table
         self._relist(table)
         self._schedule_bot(table)
@@ -439,16 +463,31 @@ class Hub:
         table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
         table.stored_status, table.created = stored.status, stored.created
         self.tables[table_id] = table
+        if self.site is not None:
+            await self._replica(table)
         return table
+
+    async def _replica(self, table: Table) -> None:
+        """In a site: the table just read follows its owner (or is taken over, if its owner is
+        gone). It hears the table's channel from now on, then reads what was stored
+        meanwhile, so that no entry falls between the read and the subscription."""
+        site = self.site
+        assert site is not None
+        table.site = SiteTable(owned=False)
+        await site.follow(table)
+        owner, _, live = await site.owner_of(table.room.id)
+        if (not live or owner is None) and await site.take_over(table.room.id):
+            return
+        table.site.owner = owner if live else None
+        await self.catch_up(table)
 
     async def join(self, table_id: str, owner: str, name: str, seat: int | None) -> tuple[int, str]:
         """Sit at a table (see :meth:`Room.join`)."""
         table = await self.load(table_id)
-        async with table.lock:
-            got: tuple[int, str] = await self._change(
-                table, lambda r, now: r.join(owner, name, now, seat)
-            )
-        return got
+        got = await self._request(
+            table, Command("join", None, None, {"owner": owner, "name": name, "seat": seat})
+        )
+        return (int(got[0]), str(got[1]))
 
     async def claim(self, table_id: str, owner: str, code: str, address: str) -> tuple[int, str]:
         """Take a seat back with its claim code. Wrong codes are counted per table and per
@@ -461,39 +500,73 @@ class Hub:
             wait = limiter.check(key, now)
             if wait is not None:
                 raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
-        async with table.lock:
-            try:
-                got: tuple[int, str] = await self._change(
-                    table, lambda r, now: r.claim(owner, code, now)
-                )
-            except RoomError as e:
-                if e.code == "claim":
-                    for limiter, key in (*keys, (self._claims_by_client, address)):
-                        limiter.hit(key, now)
-                raise
-        return got
+        try:
+            got = await self._request(
+                table, Command("claim", None, None, {"owner": owner, "code": code})
+            )
+        except RoomError as e:
+            if e.code == "claim":
+                for limiter, key in (*keys, (self._claims_by_client, address)):
+                    limiter.hit(key, now)
+            raise
+        return (int(got[0]), str(got[1]))
 
     async def mine(self, table_id: str, owner: str) -> tuple[int, str] | None:
         """The seat and token of the browser ``owner`` at the table, if it has one: the same
         token every time (a second tab does not break the first)."""
         table = await self.load(table_id)
-        async with table.lock:
-            got: tuple[int, str] | None = await self._change(
-                table, lambda r, now: r.my_seat(owner, now)
-            )
-        return got
+        got = await self._request(table, Command("my_seat", None, None, {"owner": owner}))
+        return None if got is None else (int(got[0]), str(got[1]))
+
+    async def _request(self, table: Table, command: Command) -> Any:
+        """Carry ``command`` out where the table is decided: here, or (in a site) on the
+        process that owns it."""
+        if self.site is not None and not table.site.owned:
+            return await self.site.forward(table, "cmd", command.to_json())
+        return await self.run_owned(table, "cmd", command.to_json())
+
+    async def run_owned(self, table: Table, op: str, body: Any) -> Any:
+        """Carry out a request on a table this process decides: a command (``cmd``) or a
+        rematch (``rematch``: ``{"seat", "token"}``). Once begun it runs to its end, even if
+        the caller is cancelled."""
+        if op == "rematch" and isinstance(body, dict):
+            seat, token = body.get("seat"), body.get("token")
+            if not isinstance(seat, int) or not isinstance(token, str | None):
+                raise RoomError("bad_message", "a rematch names its seat")
+            return await _unbroken(self._rematch(table, seat, token))
+        if op != "cmd":
+            raise RoomError("bad_message", f"unknown request {op!r}")
+        command = Command.from_json(body)
+
+        async def run() -> Any:
+            async with table.lock:
+                if self.site is not None and not table.site.owned:
+                    raise StorageDown(MOVING)
+                return await self._change(table, partial(apply_command, command))
+
+        return await _unbroken(run())
 
     async def rematch(self, table_id: str, conn: Connection) -> str:
         """Set up the same table again, every person in their seat; returns its id."""
         table = self.get(table_id)
+        if conn.seat is None:
+            raise RoomError("rematch", "only a player at the table can ask for a rematch")
+        body = {"seat": conn.seat, "token": conn.token}
+        if self.site is not None and not table.site.owned:
+            return str(await self.site.forward(table, "rematch", body))
+        return str(await self.run_owned(table, "rematch", body))
+
+    async def _rematch(self, table: Table, seat: int, token: str | None) -> str:
         async with table.lock:
             old = table.room
             if old.rematch is not None:
                 return old.rematch
             if not old.over:
                 raise RoomError("not_over", "the game is not over yet")
-            if conn.seat is None or old.seats[conn.seat].kind != "human":
+            if not 0 <= seat < len(old.seats) or old.seats[seat].kind != "human":
                 raise RoomError("rematch", "only a player at the table can ask for a rematch")
+            if old.seats[seat].token != token:
+                raise RoomError("watching", "you are watching this table")
             if self.outage is not None:
                 raise StorageDown()
             config = new_config(
@@ -512,16 +585,25 @@ class Hub:
                 if s.kind == "human" and s.owner is not None:
                     room.join(s.owner, s.name, now, k)
             await self._new_table(room, table.creator, now)
-            seat = conn.seat
             await self._change(table, lambda r, now: r.start_rematch(seat, new_id, now))
         return new_id
 
     # ------------------------------------------------------------------ the lobby
+    def relist(self, table: Table) -> None:
+        """Make the table's lobby line again (see :meth:`_relist`)."""
+        self._relist(table)
+
     def _relist(self, table: Table) -> None:
-        """Make the table's lobby line again (or drop it, for a table that ended)."""
+        """Make the table's lobby line again (or drop it, for a table that ended). In a site,
+        the table's owner makes it, for every process."""
         room = table.room
+        site = self.site
+        if site is not None and not table.site.owned:
+            return
         if room.status in ("over", "closed") or room.id not in self.tables:
             self.lobby.relist(room.id, None)
+            if site is not None:
+                self._spawn(site.relist(room.id, None))
             return
         line = {
             "id": room.id,
@@ -532,10 +614,27 @@ class Hub:
             "clock": room.config.clock,
             "seats": [s.public() for s in room.seats],
             "free": sum(s.kind == "open" for s in room.seats),
-            "watchers": sum(c.seat is None for c in table.conns),
+            "watchers": self.watchers(table),
             "created": table.created,
         }
         self.lobby.relist(room.id, line)
+        if site is not None:
+            self._spawn(site.relist(room.id, line))
+
+    def watchers(self, table: Table) -> int:
+        """How many watch the table (on every process of a site)."""
+        here = sum(c.seat is None for c in table.conns)
+        if self.site is None:
+            return here
+        if table.site.owned:
+            return here + sum(r.watchers for r in table.site.remote.values())
+        return max(here, table.site.watchers)
+
+    def _audience(self, table: Table) -> bool:
+        """Whether anyone is connected to the table (on any process of a site)."""
+        return bool(table.conns) or any(
+            r.watchers or any(r.seats) for r in table.site.remote.values()
+        )
 
     # ------------------------------------------------------------------ connections
     async def connect(
@@ -568,15 +667,19 @@ class Hub:
             )
             table.conns.add(conn)
             table.idle_since = self.now()
-            if seat is not None:
-                room.connected(seat, self.now())
-            # the newcomer gets the table, the others who is here and how many watch
-            await self._send_all(table)
-            if seat is not None and room.seats[seat].away_bot:
-                with contextlib.suppress(StorageDown):  # the clock task tries again
-                    await self._change(table, lambda r, now: r.hand_back(seat, now))
-            self._relist(table)
-            self._schedule_bot(table)
+            if not table.site.owned:
+                await self._send(table, conn)
+            else:
+                if seat is not None:
+                    room.connected(seat, self.now())
+                # the newcomer gets the table, the others who is here and how many watch
+                await self._send_all(table)
+                if seat is not None and room.seats[seat].away_bot:
+                    with contextlib.suppress(StorageDown):  # the clock task tries again
+                        await self._change(table, lambda r, now: r.hand_back(seat, now))
+                self._relist(table)
+                self._schedule_bot(table)
+        await self._shared_presence(table)
         return conn
 
     async def disconnect(self, table_id: str, conn: Connection) -> None:
@@ -590,6 +693,8 @@ class Hub:
                 table.conns.discard(conn)
                 if not table.conns:
                     table.idle_since = self.now()
+                if not table.site.owned:
+                    return
                 if conn.seat is not None:
                     table.room.disconnected(conn.seat, self.now())
                 self._relist(table)
@@ -597,19 +702,14 @@ class Hub:
                 await self._send_all(table)
 
         await _unbroken(run())
+        await self._shared_presence(table)
 
     async def act(self, table_id: str, conn: Connection, command: Command) -> Any:
-        """Carry ``command`` out on the table (under its lock), store what it wrote, then show
-        it; returns what the command returns. Once begun this runs to its end even if the
-        caller is cancelled (a client that hangs up just after a move): a change is never left
-        unstored or unsent."""
-        table = self.get(table_id)
-
-        async def run() -> Any:
-            async with table.lock:
-                return await self._change(table, partial(apply_command, command))
-
-        return await _unbroken(run())
+        """Carry ``command`` out on the table (under its lock; in a site, on the process that
+        owns the table), store what it wrote, then show it; returns what the command returns.
+        Once begun this runs to its end even if the caller is cancelled (a client that hangs
+        up just after a move): a change is never left unstored or unsent."""
+        return await self._request(self.get(table_id), command)
 
     async def resend(self, table_id: str, conn: Connection) -> None:
         """Send ``conn`` the table as it stands (after a stale move, a resize...)."""
@@ -653,11 +753,24 @@ class Hub:
                 raise StorageDown()
             games = self._finished_games(trial, table.stored_hands, now)
             status = trial.status if trial.status != table.stored_status else None
+            fence = None if self.site is None else (self.site.me, table.site.epoch)
+            write = self.store.changes(trial.id, entries, now, games, status, fence)
             try:
-                await self._write(self.store.changes(trial.id, entries, now, games, status))
+                await self._write(write)
             except StorageDown:
                 table.suspect = True
                 raise
+            except LeaseLost:
+                # another process took the table over: nothing was stored; follow it
+                log.warning("table %s: another process owns it now", trial.id)
+                if self.site is not None:
+                    await self.site.demote(table)
+                raise StorageDown(MOVING) from None
+            if self.site is not None:
+                try:
+                    await self.site.stored(table, entries)
+                except BonepileError as e:  # the replicas read it back at the next entries
+                    log.warning("table %s: entries not published: %s", trial.id, e)
             table.stored_hands += len(games)
             table.stored_status = trial.status
             if any(e["type"] == "move" for _, e in entries):
@@ -694,7 +807,7 @@ class Hub:
         snap = table.room.snapshot(conn.seat, self.now())
         snap["scene"] = table.scene(conn.width, conn.height)
         snap["notice"] = self.notice()
-        snap["watchers"] = sum(c.seat is None for c in table.conns)
+        snap["watchers"] = self.watchers(table)
         try:
             await conn.send(conn.message(snap))
         except Exception:  # a socket that died: its reader will clean up
@@ -730,14 +843,152 @@ class Hub:
     def _finished_hands(room: Room) -> int:
         return sum(1 for h in room.match.hands if h.is_over)
 
+    # ------------------------------------------------------------------ the site
+    async def adopt(self, table_id: str, epoch: int) -> Table:
+        """This process has just claimed the table at ``epoch`` (its owner was gone): read
+        it back whole, decide it from now on, give a clock the time nobody could move, and
+        tell the site."""
+        site = self.site
+        assert site is not None
+        stored = await asyncio.to_thread(self.store.table, table_id)
+        if stored is None:
+            raise RoomError("unknown", "there is no such table")
+        room = restore(
+            table_id, TableConfig.from_json(stored.config), stored.entries, self.token_key
+        )
+        table = self.tables.get(table_id)
+        if table is None:
+            table = Table(room, idle_since=self.now())
+            self.tables[table_id] = table
+        async with table.lock:
+            now = self.now()
+            table.room = room
+            table.stored_hands = self._finished_hands(room)
+            table.stored_status, table.created = stored.status, stored.created
+            table.suspect = False
+            table.site = SiteTable(owned=True, epoch=epoch, owner=site.me)
+            table.site.counted = [0] * len(room.seats)
+            for conn in table.conns:
+                if conn.seat is not None:
+                    room.connected(conn.seat, now)
+            await site.unfollow(table_id)
+            await site.announce(table)
+            if room.status == "playing" and room.config.clock is not None:
+                with contextlib.suppress(StorageDown, RoomError):
+                    await self._change(table, lambda r, now: r.pause(TAKEOVER_PAUSE, now))
+            await self._send_all(table)
+            self._relist(table)
+            self._schedule_bot(table)
+        return table
+
+    async def catch_up(self, table: Table) -> None:
+        """A replica reads what its owner stored since its version (after a gap in what it
+        heard, or a change of owner) and shows it."""
+        try:
+            entries = await asyncio.to_thread(
+                self.store.entries_since, table.room.id, table.room.version
+            )
+        except Exception:
+            log.warning("table %s could not be read back", table.room.id)
+            return
+        await self._follow(table, entries)
+
+    async def follow_entries(self, table: Table, message: dict[str, Any]) -> None:
+        """A replica hears entries its owner stored."""
+        raw = message.get("entries")
+        if not isinstance(raw, list):
+            return
+        entries = [(int(v), e) for v, e in raw if isinstance(e, dict)]
+        if not entries or entries[-1][0] <= table.room.version:
+            return  # heard already (or published late by an owner that lost the table)
+        if entries[0][0] > table.room.version + 1:
+            await self.catch_up(table)  # some were missed: read them back
+            return
+        await self._follow(table, entries)
+
+    async def _follow(self, table: Table, entries: list[tuple[int, dict[str, Any]]]) -> None:
+        async with table.lock:
+            if table.site.owned or not entries:
+                return
+            try:
+                applied = table.room.extend(entries)
+            except ValueError:
+                applied = 0
+                log.warning("table %s: a gap in its entries", table.room.id)
+            if not applied:
+                return
+            table.stored_hands = self._finished_hands(table.room)
+            table.stored_status = table.room.status
+            await self._demote_retired(table)
+            await self._send_all(table)
+        if self.site is not None:
+            await self.site.here(table)
+
+    async def follow_presence(self, table: Table, message: dict[str, Any]) -> None:
+        """A replica hears who is at the table on the whole site (its owner's count)."""
+        seats, watchers = message.get("seats"), message.get("watchers")
+        if not isinstance(seats, list) or len(seats) != len(table.room.seats):
+            return
+        async with table.lock:
+            for s, (count, gone) in zip(table.room.seats, seats, strict=True):
+                s.connected = int(count)
+                s.gone_since = None if gone is None else float(gone)
+            table.site.watchers = int(watchers) if isinstance(watchers, int) else 0
+            await self._send_all(table)
+
+    async def presence_changed(self, table: Table) -> None:
+        """On the owner: count the other processes' sockets into the room (their ``here``),
+        then hand a seat back to its returning player and tell everyone."""
+        async with table.lock:
+            if not table.site.owned:
+                return
+            room, now = table.room, self.now()
+            counted = table.site.counted or [0] * len(room.seats)
+            total = [
+                sum(r.seats[k] for r in table.site.remote.values()) for k in range(len(room.seats))
+            ]
+            for k, (was, new) in enumerate(zip(counted, total, strict=True)):
+                for _ in range(new - was):
+                    room.connected(k, now)
+                for _ in range(was - new):
+                    room.disconnected(k, now)
+            table.site.counted = total
+            if self._audience(table):
+                table.idle_since = now
+            for k, s in enumerate(room.seats):
+                if s.away_bot and s.connected:
+                    with contextlib.suppress(StorageDown, RoomError):
+                        await self._change(table, partial(_hand_back, k))
+            await self._send_all(table)
+            self._relist(table)
+            self._schedule_bot(table)
+        await self._shared_presence(table)
+
+    async def _shared_presence(self, table: Table) -> None:
+        """In a site: the owner publishes who is at the table; a replica tells the owner what
+        it has."""
+        site = self.site
+        if site is None:
+            return
+        try:
+            if table.site.owned:
+                seats = [[s.connected, s.gone_since] for s in table.room.seats]
+                await site.presence(table, seats, self.watchers(table))
+            else:
+                await site.here(table)
+        except BonepileError as e:
+            log.warning("table %s: presence not shared: %s", table.room.id, e)
+
     # ------------------------------------------------------------------ bots and analyses
     def _schedule_bot(self, table: Table) -> None:
         if table.thinking is not None and not table.thinking.done():
             return
         if self.outage is not None:
             return  # nothing could be stored: the bots wait with everyone
+        if not table.site.owned:
+            return  # its owner's bots play it
         room = table.room
-        if not room.humans() and not table.conns:
+        if not room.humans() and not self._audience(table):
             return  # a table of bots only plays while someone watches
         turn = room.bot_turn(self.now())
         if turn is None:
@@ -761,7 +1012,7 @@ class Hub:
             if isinstance(e, BrokenProcessPool):
                 self._replace_pool(pool)
             action = make_agent("greedy", seed).act(turn.view)
-        if people or table.conns:
+        if people or self._audience(table):
             wait = table.last_move + self.bot_pace - self.now()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -769,6 +1020,8 @@ class Hub:
             await self._background_turn()
         async with table.lock:
             table.thinking = None
+            if not table.site.owned:
+                return
             try:
                 await self._change(table, lambda r, now: r.bot_move(turn, action, now))
             except (StorageDown, RoomError) as e:
@@ -825,11 +1078,14 @@ class Hub:
         now = self.now()
         for table in list(self.tables.values()):
             room = table.room
+            if not table.site.owned:
+                await self._tick_replica(table, now)
+                continue
             if room.status in ("over", "closed"):
                 if not table.conns and now - table.idle_since >= EVICT_AFTER:
                     self._forget(table)
                 continue
-            if not table.conns and now - table.idle_since >= self._lifetime(room):
+            if not self._audience(table) and now - table.idle_since >= self._lifetime(room):
                 await self._abandon(table)
                 continue
             if room.status != "playing":
@@ -848,7 +1104,7 @@ class Hub:
     async def _tick_table(self, table: Table, now: float) -> None:
         room = table.room
         if room.config.match and room.match.needs_deal and not room.humans():
-            if table.conns and now - (room.hand_over_at or now) >= 3 * self.bot_pace:
+            if self._audience(table) and now - (room.hand_over_at or now) >= 3 * self.bot_pace:
                 async with table.lock:
                     if table.room.match.needs_deal:
                         await self._change(table, lambda r, now: r.next_hand(None, now))
@@ -863,10 +1119,22 @@ class Hub:
             await self._resend_all(table)
         self._schedule_bot(table)
 
+    async def _tick_replica(self, table: Table, now: float) -> None:
+        """A table another process decides: forgotten once nobody here has looked at it for a
+        while; its sockets told when its player on turn is absent."""
+        if not table.conns:
+            if now - table.idle_since >= EVICT_AFTER:
+                self._forget(table)
+            return
+        absent = table.room.absent(now)
+        if absent != table.told_absent:
+            table.told_absent = absent
+            await self._resend_all(table)
+
     async def _abandon(self, table: Table) -> None:
         """Close a table nobody uses any more (kept in storage, gone from memory)."""
         async with table.lock:
-            if table.conns:
+            if self._audience(table):
                 return
             try:
                 await self._change(table, lambda r, now: r.close(now, "abandoned"))
@@ -880,6 +1148,8 @@ class Hub:
             table.thinking.cancel()
         self.tables.pop(table.room.id, None)
         self._relist(table)
+        if self.site is not None:
+            self._spawn(self.site.forget(table))
 
 
 async def _unbroken(work: Awaitable[T]) -> T:

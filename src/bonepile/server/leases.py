@@ -19,6 +19,7 @@ the process's own clock says.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -199,6 +200,25 @@ class Leases:
         return list(self._run(work))
 
 
+def site_identity(store: Store, secret: str, now: float) -> tuple[str, str]:
+    """The site's name on the message bus and its secret, the same for every process on the
+    database: the first process to ask makes the site's row with its own ``secret`` (so a
+    server that served alone keeps its players' cookies and seats), every other reads it."""
+    with store.engine.begin() as conn:
+        sql = PlainSql(conn)
+        rows = sql.one("SELECT key, secret FROM site WHERE id = 1", [])
+        if not rows:
+            key = secrets.token_hex(6)
+            conflict = " ON CONFLICT (id) DO NOTHING" if sql.dialect == "postgresql" else ""
+            verb = "INSERT OR IGNORE" if sql.dialect == "sqlite" else "INSERT"
+            sql.count(
+                f"{verb} INTO site (id, key, secret, created) VALUES (1, ?, ?, ?){conflict}",
+                [key, secret, now],
+            )
+            rows = sql.one("SELECT key, secret FROM site WHERE id = 1", [])
+    return str(rows[0][0]), str(rows[0][1])
+
+
 def expire_process(store: Store, host: str, pid: int) -> int:
     """End the lease on life of the process ``pid`` on ``host`` (one known dead: a supervisor
     saw its child die), so that its tables are claimed at once; how many rows it changed."""
@@ -210,4 +230,12 @@ def expire_process(store: Store, host: str, pid: int) -> int:
         )
 
 
-__all__ = ["LEASE_TTL", "RENEW_EVERY", "Lease", "Leases", "Member", "expire_process"]
+__all__ = [
+    "LEASE_TTL",
+    "RENEW_EVERY",
+    "Lease",
+    "Leases",
+    "Member",
+    "expire_process",
+    "site_identity",
+]

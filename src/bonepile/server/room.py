@@ -171,6 +171,20 @@ class Room:
             _journal=list(self._journal),
         )
 
+    def extend(self, entries: Sequence[tuple[int, Entry]]) -> int:
+        """Follow the stored journal: apply the ``entries`` after this room's version, in
+        order (those it has are skipped); how many were applied. A gap raises ``ValueError``.
+        (What a process that does not decide the table does with what its owner stored.)"""
+        applied = 0
+        for version, entry in entries:
+            if version <= self.version:
+                continue
+            if version != self.version + 1:
+                raise ValueError(f"table {self.id}: entry {version} after {self.version}")
+            self._apply(dict(entry))
+            applied += 1
+        return applied
+
     def take_journal(self) -> list[tuple[int, Entry]]:
         """The entries written since the last call, with their versions."""
         out = list(enumerate(self._journal, start=self.version - len(self._journal) + 1))

@@ -6,6 +6,7 @@ import errno
 import os
 import secrets
 import socket
+import time
 from pathlib import Path
 
 from bonepile.errors import BonepileError
@@ -67,15 +68,18 @@ def serve(
     trusted_proxies: tuple[str, ...] = (),
     api_docs: bool = False,
     secure_cookies: bool = False,
+    redis: str | None = None,
 ) -> None:
     """Run the server until interrupted, printing the address to open. ``limits`` changes
     fields of :class:`~bonepile.server.limits.Limits`; ``trusted_proxies`` are the reverse
-    proxies whose ``X-Forwarded-For`` names the client."""
+    proxies whose ``X-Forwarded-For`` names the client; with ``redis`` (a URL) the process is
+    one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site`)."""
     try:
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
         from bonepile.server.exclusive import hold_database
+        from bonepile.server.leases import site_identity
         from bonepile.server.limits import changed_limits
         from bonepile.server.slowclients import uvicorn_options
         from bonepile.server.store import Faults, Store
@@ -90,13 +94,26 @@ def serve(
     except OSError as e:
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
     url = database or f"sqlite:///{folder / 'bonepile.db'}"
+    if redis and not url.startswith(("postgresql", "postgres")):
+        raise ServeError(
+            "a site of several processes (--redis) needs a PostgreSQL database: give --database "
+            "postgresql://... to every process"
+        )
     _check_port(host, port)
-    # one process per database: a second one would split the site (bonepile.server.exclusive)
-    held = hold_database(url, _safe(url))
+    if redis:
+        _check_redis(redis)
+    # one process per database unless they form a site (bonepile.server.exclusive)
+    held = hold_database(url, _safe(url), site=bool(redis))
     try:
         bounds = changed_limits(limits or {})
     except ValueError as e:
         raise ServeError(str(e)) from None
+    # open the database before serving: a bad URL or an unreachable server is one clear error
+    store = Store(url, faults=Faults.from_environment())
+    site_key = None
+    if redis:
+        # every process of a site signs cookies and derives seat tokens with the same key
+        site_key, secret = site_identity(store, secret, time.time())
     settings = Settings(
         database=url,
         secret=secret,
@@ -104,15 +121,17 @@ def serve(
         limits=bounds,
         api_docs=api_docs,
         secure_cookies=secure_cookies,
+        redis=redis,
+        site_key=site_key,
     )
-    # open the database before serving: a bad URL or an unreachable server is one clear error
-    store = Store(url, faults=Faults.from_environment())
     hub = make_hub(settings, store)
     app = create_app(settings, hub=hub)
     shown = f"[{host}]" if ":" in host else host
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown
     print(f"bonepile is serving at http://{where}:{port}/  (open it in a browser)", flush=True)
     print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
+    if redis:
+        print(f"one of the site {site_key}: Redis at {_safe(redis)}", flush=True)
     uvicorn.run(
         app,
         **uvicorn_options(
@@ -130,6 +149,24 @@ def serve(
         ws_per_message_deflate=False,
     )
     held.release()
+
+
+def _check_redis(url: str) -> None:
+    """Refuse to start, in one line, if the site's Redis cannot be reached."""
+    try:
+        import redis
+    except ImportError:
+        raise ServeError(
+            "--redis needs the redis package: pip install 'bonepile[server]'"
+        ) from None
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError, ValueError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ServeError(f"cannot reach Redis at {_safe(url)}: {reason}") from None
+    finally:
+        client.close()
 
 
 def _safe(url: str) -> str:

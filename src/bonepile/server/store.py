@@ -107,6 +107,15 @@ leases_t = Table(
     Index("ix_table_leases_owner", "owner"),
 )
 
+site_t = Table(
+    "site",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("key", String(32), nullable=False),
+    Column("secret", String(128), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
 
 STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
 """What players are told while the database refuses writes."""

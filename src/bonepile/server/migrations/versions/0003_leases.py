@@ -1,5 +1,7 @@
 """One site on several processes: each table's lease (which process decides its moves, and
-the fencing epoch that process writes under) and each process's lease on life.
+the fencing epoch that process writes under), each process's lease on life, and the site's
+own row (its name on the message bus and the key its processes sign cookies and derive seat
+tokens with).
 
 Revision ID: 0003
 """
@@ -32,10 +34,18 @@ def upgrade() -> None:
         "INSERT INTO table_leases (table_id, owner, epoch, since) SELECT id, NULL, 0, created"
         " FROM tables"
     )
+    op.create_table(
+        "site",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("key", sa.String(32), nullable=False),
+        sa.Column("secret", sa.String(128), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
     """Drop them."""
+    op.drop_table("site")
     op.drop_index("ix_table_leases_owner", "table_leases")
     op.drop_table("table_leases")
     with op.batch_alter_table("processes") as batch:

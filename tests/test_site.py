@@ -1,0 +1,165 @@
+"""One site on many processes: real ``bonepile serve`` processes on one PostgreSQL database and
+one Redis act as one site. A table made on one is joined, played and watched through the
+others; a process killed outright mid-hand loses no acknowledged move, its tables are taken
+over within seconds and its bots move exactly once; a process that would split the site
+refuses to start, in one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("redis")
+pytest.importorskip("websockets")
+
+from live_server import free_port
+from site_servers import REDIS, Browser, Seat, Site, play, services_or_skip
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    services_or_skip()
+    s = Site(tmp_path)
+    yield s
+    logs = s.close()
+    print(logs[-6000:])  # shown when the test fails
+    assert "Traceback" not in logs, logs[-4000:]
+
+
+def _moves(journal: list[dict[str, object]]) -> list[object]:
+    return [e.get("id") or e.get("action") for e in journal if e["type"] == "move"]
+
+
+def test_three_processes_are_one_site(site: Site) -> None:
+    a, b, c = site.add(), site.add(), site.add()
+    ann, bob, eve = Browser(), Browser(), Browser()
+    made = ann.post(a, "/api/tables", {"game": "block", "seats": ["me", "open"]})
+    table = made["id"]
+    joined = bob.post(c, f"/api/tables/{table}/join", {"name": "Bob"})
+    assert joined["seat"] == 1 - made["seat"]
+    # the same browser asks again through another process: the same seat and token
+    again = bob.get(b, f"/api/tables/{table}")
+    assert again["seat"] == joined["seat"] and again["token"] == joined["token"]
+    # every process lists the table in its lobby
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        lines = [[t["id"] for t in eve.get(s, "/api/lobby")] for s in (a, b, c)]
+        if all(table in ids for ids in lines):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"the lobby differs between the processes: {lines}")
+    players = [Seat(b, table, made["token"]), Seat(c, table, joined["token"])]
+    watcher = Seat(a, table, None)
+    play(players)
+    watcher.read(3.0)
+    ends = [s.last for s in (*players, watcher)]
+    assert all(e is not None and e["status"] == "over" for e in ends)
+    histories = [[(h["seat"], h["action"]) for h in e["view"]["history"]] for e in ends if e]
+    assert histories[0] == histories[1] == histories[2]
+    assert {e["v"] for e in ends if e} == {ends[0]["v"] if ends[0] else 0}
+    assert ends[2] is not None and ends[2]["you"] is None  # the watcher saw no hand
+    acked = players[0].acked + players[1].acked
+    assert sorted(_moves(site.journal(table))) == sorted(acked)  # each stored once
+    assert made["seat"] is not None
+    # the finished hand is a replay on every process
+    for s in (a, b, c):
+        replays = eve.get(s, f"/api/replays?table={table}")
+        assert [r["table"] for r in replays] == [table], replays
+    for s in (*players, watcher):
+        s.close()
+
+
+def test_a_process_killed_mid_hand_loses_no_acknowledged_move(site: Site) -> None:
+    a, b, c = site.add(), site.add(), site.add()
+    ann, bob = Browser(), Browser()
+    made = ann.post(a, "/api/tables", {"game": "draw", "seats": ["me", "open"]})
+    table = made["id"]
+    joined = bob.post(b, f"/api/tables/{table}/join", {"name": "Bob"})
+    assert site.lease(table) == (a.proc.pid if a.proc else None, 1)
+    players = [Seat(b, table, made["token"]), Seat(c, table, joined["token"])]
+    play(players, moves=4)
+    a.kill()  # the owner dies; the players' sockets are on the other two
+    start = time.monotonic()
+    play(players, moves=1, within=60)
+    taken = time.monotonic() - start
+    play(players)
+    owner, epoch = site.lease(table)
+    assert owner in (b.proc.pid if b.proc else -1, c.proc.pid if c.proc else -1)
+    assert epoch == 2
+    acked = players[0].acked + players[1].acked
+    stored = _moves(site.journal(table))
+    assert sorted(stored) == sorted(acked), "every acknowledged move stored once, nothing else"
+    assert taken < 30, f"the table was taken over after {taken:.1f} s"
+    for s in players:
+        s.close()
+
+
+def test_bots_move_exactly_once_when_their_process_dies(site: Site) -> None:
+    a, b = site.add(), site.add()
+    ann = Browser()
+    made = ann.post(a, "/api/tables", {"game": "block", "seats": ["me", "greedy"]})
+    bots = ann.post(a, "/api/tables", {"game": "block", "seats": ["greedy", "greedy"]})
+    table = made["id"]
+    me = Seat(b, table, made["token"])
+    watcher = Seat(b, bots["id"], None)  # a table of bots plays while someone watches
+    play([me], moves=2)
+    a.kill()
+    play([me], within=120)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        watcher.read(0.5)
+        if watcher.last is not None and watcher.last["status"] == "over":
+            break
+    else:
+        raise AssertionError("the bots' table did not finish after its process died")
+    for t, seen in ((table, me.last), (bots["id"], watcher.last)):
+        journal = site.journal(t)
+        moves = [e for e in journal if e["type"] == "move"]
+        assert seen is not None
+        plies = [h for h in seen["view"]["history"]]
+        assert len(moves) == len(plies), "a move stored twice, or one missing"
+        assert site.lease(t)[1] == 2
+    me.close()
+    watcher.close()
+
+
+def _refused(command: list[str]) -> str:
+    """Run a ``bonepile serve`` that must refuse to start (status 2, as every refused
+    command); its one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bonepile", "serve", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = [x for x in done.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
+
+
+def test_a_process_that_would_split_the_site_refuses_to_start(
+    site: Site, tmp_path: Path
+) -> None:
+    site.add()
+    port = ["--port", str(free_port()), "--data", str(tmp_path / "other")]
+    alone = _refused([*port, "--database", site.url])
+    assert "--redis" in alone and "site" in alone, alone
+    sqlite = _refused([*port, "--redis", REDIS])
+    assert "PostgreSQL" in sqlite, sqlite
+    nowhere = _refused([*port, "--database", site.url, "--redis", "redis://127.0.0.1:1/0"])
+    assert "cannot reach Redis" in nowhere, nowhere
+
+
+def test_a_site_process_refuses_to_join_a_server_alone(site: Site, tmp_path: Path) -> None:
+    site.add(redis=None)  # a server alone on the database
+    port = ["--port", str(free_port()), "--data", str(tmp_path / "other")]
+    line = _refused([*port, "--database", site.url, "--redis", REDIS])
+    assert "without --redis" in line, line
