@@ -112,3 +112,20 @@ def test_every_operation_reaches_its_room_method() -> None:
     apply_command(Command("leave", k, tokens[k]), room, 4.0)
     assert room.seats[k].token is None
     assert {"move", "chat", "takeback", "leave"} <= OPS
+
+
+def test_a_browser_finds_its_seat_through_a_command() -> None:
+    room = open_room("t", config(seats=("open", "open")), 0.0)
+    seat, token = apply_command(
+        Command("join", None, None, {"owner": "a", "name": "Ann", "seat": None}), room, 1.0
+    )
+    assert room.seat_of_token(token) == seat and room.seats[seat].name == "Ann"
+    mine = apply_command(Command("my_seat", None, None, {"owner": "a"}), room, 2.0)
+    assert mine == [seat, token]
+    assert apply_command(Command("my_seat", None, None, {"owner": "b"}), room, 2.0) is None
+    code = room.claim_code(seat)
+    assert code is not None
+    got = apply_command(Command("claim", None, None, {"owner": "c", "code": code}), room, 3.0)
+    assert got[0] == seat and room.seat_of_token(token) is None
+    with pytest.raises(CommandError):
+        Command("join", None, None, {"owner": "a", "name": "Ann", "seat": "1"})

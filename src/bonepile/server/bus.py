@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,6 +31,10 @@ log = logging.getLogger("bonepile.server")
 
 Handler = Callable[[dict[str, Any]], None]
 """What a channel's messages are given to, one at a time, in the order they came."""
+
+QUEUE = 20_000
+"""Messages waiting to be sent at most (past it, while Redis is away, the oldest go: what they
+said is in the database)."""
 
 
 class BusError(BonepileError):
@@ -51,11 +56,15 @@ class Bus:
     ) -> None:
         self.url = url
         self.prefix = f"bp:{site}:"
+        self.client_name = f"bonepile-{site}-{os.getpid()}-{id(self) % 100000}"
+        """How this process's connections are named in Redis (``CLIENT LIST``)."""
         self.on_reconnect = on_reconnect
         self._client: Any = None
         self._pubsub: Any = None
         self._handlers: dict[str, Handler] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str, Any, Any]] = asyncio.Queue()
         self._wake = asyncio.Event()
 
     def name(self, *parts: str) -> str:
@@ -66,7 +75,11 @@ class Bus:
         """Connect (a :class:`BusError` naming the reason if Redis cannot be reached)."""
         try:
             self._client = aioredis.from_url(
-                self.url, socket_connect_timeout=5, socket_keepalive=True, health_check_interval=10
+                self.url,
+                socket_connect_timeout=5,
+                socket_keepalive=True,
+                health_check_interval=10,
+                client_name=self.client_name,
             )
             await self._client.ping()
             self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
@@ -74,42 +87,67 @@ class Bus:
             await self.close()
             raise BusError(f"cannot reach Redis at {_safe(self.url)}: {_reason(e)}") from None
         self._reader = asyncio.create_task(self._read_forever())
+        self._writer = asyncio.create_task(self._write_forever())
 
     async def close(self) -> None:
-        """Stop reading and disconnect."""
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-            self._reader = None
+        """Send what waits (for a moment), stop reading and disconnect."""
+        if self._writer is not None:
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(self._outbox.join(), 2.0)
+        for task in (self._reader, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._reader = self._writer = None
         for closing in (self._pubsub, self._client):
             if closing is not None:
                 with contextlib.suppress(Exception):
                     await closing.aclose()
         self._pubsub = self._client = None
 
+    # ------------------------------------------------------------------ sending in order
+    def send(self, channel: str, message: dict[str, Any]) -> None:
+        """Publish ``message`` on ``channel`` after everything sent before it, without waiting
+        (nobody waits on Redis while holding a table)."""
+        self._queue("publish", channel, message, None)
+
+    def put(self, key: str, field: str, value: Any) -> None:
+        """Set (``value`` not ``None``) or remove ``field`` of the hash ``key``, in order with
+        what is sent."""
+        self._queue("hset" if value is not None else "hdel", key, field, value)
+
+    def _queue(self, op: str, name: str, a: Any, b: Any) -> None:
+        if self._outbox.qsize() >= QUEUE:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self._outbox.get_nowait()
+                self._outbox.task_done()
+        self._outbox.put_nowait((op, name, a, b))
+
+    async def _write_forever(self) -> None:
+        lost = False
+        while True:
+            op, name, a, b = await self._outbox.get()
+            try:
+                for attempt in range(3):
+                    try:
+                        if op == "publish":
+                            await self._client.publish(self.name(name), orjson.dumps(a))
+                        elif op == "hset":
+                            await self._client.hset(self.name(name), a, orjson.dumps(b))
+                        else:
+                            await self._client.hdel(self.name(name), a)
+                        lost = False
+                        break
+                    except (RedisError, OSError) as e:
+                        if not lost:
+                            log.warning("a message to the site's Redis failed: %s", _reason(e))
+                        lost = True
+                        await asyncio.sleep(0.2 * (attempt + 1))
+            finally:
+                self._outbox.task_done()
+
     # ------------------------------------------------------------------ publish and keys
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to ``channel``'s subscribers (:class:`BusError` if Redis fails)."""
-        try:
-            await self._client.publish(self.name(channel), orjson.dumps(message))
-        except (RedisError, OSError) as e:
-            raise BusError(f"Redis refused a message: {_reason(e)}") from None
-
-    async def hset(self, key: str, field: str, value: Any) -> None:
-        """Set ``field`` of the hash ``key`` to ``value`` (JSON)."""
-        try:
-            await self._client.hset(self.name(key), field, orjson.dumps(value))
-        except (RedisError, OSError) as e:
-            raise BusError(f"Redis refused a write: {_reason(e)}") from None
-
-    async def hdel(self, key: str, field: str) -> None:
-        """Remove ``field`` from the hash ``key``."""
-        try:
-            await self._client.hdel(self.name(key), field)
-        except (RedisError, OSError) as e:
-            raise BusError(f"Redis refused a write: {_reason(e)}") from None
-
     async def hgetall(self, key: str) -> dict[str, Any]:
         """Every field of the hash ``key`` (values from JSON)."""
         try:

@@ -308,6 +308,9 @@ class Hub:
         paused = self.now() - outage.since if outage is not None else 0.0
         log.warning("the database takes writes again after %.1f s", paused)
         for table in list(self.tables.values()):
+            if not table.site.owned:
+                await self.catch_up(table)  # its owner stores and publishes what it missed
+                continue
             try:
                 async with table.lock:
                     if table.suspect:
@@ -782,18 +785,21 @@ class Hub:
             self._relist(table)
         self._schedule_bot(table)
 
-    async def _demote_retired(self, table: Table) -> None:
+    async def _demote_retired(self, table: Table) -> bool:
         """Connections whose seat token was retired (a claim on another device) watch from
-        now on, and are told why (before their next state)."""
+        now on, and are told why (before their next state); whether there were any."""
         room = table.room
+        demoted = False
         for conn in list(table.conns):
             if conn.seat is None or room.seats[conn.seat].token == conn.token:
                 continue
+            demoted = True
             seat, conn.seat, conn.token = conn.seat, None, None
             room.disconnected(seat, self.now())
             conn.last = None  # its next state comes whole
             left = room.seats[seat].token is None  # its player left the table
             await _quietly(conn.send(_retired(room.version, left)))
+        return demoted
 
     async def _send_all(self, table: Table) -> None:
         for conn in list(table.conns):
@@ -884,44 +890,42 @@ class Hub:
     async def catch_up(self, table: Table) -> None:
         """A replica reads what its owner stored since its version (after a gap in what it
         heard, or a change of owner) and shows it."""
-        try:
-            entries = await asyncio.to_thread(
-                self.store.entries_since, table.room.id, table.room.version
-            )
-        except Exception:
-            log.warning("table %s could not be read back", table.room.id)
-            return
-        await self._follow(table, entries)
+        await self._follow(table, None)
 
     async def follow_entries(self, table: Table, message: dict[str, Any]) -> None:
-        """A replica hears entries its owner stored."""
+        """A replica hears entries its owner stored (in the order they were published: each
+        message's task waits for the table's lock first, and the lock is fair)."""
         raw = message.get("entries")
-        if not isinstance(raw, list):
-            return
-        entries = [(int(v), e) for v, e in raw if isinstance(e, dict)]
-        if not entries or entries[-1][0] <= table.room.version:
-            return  # heard already (or published late by an owner that lost the table)
-        if entries[0][0] > table.room.version + 1:
-            await self.catch_up(table)  # some were missed: read them back
-            return
-        await self._follow(table, entries)
+        if isinstance(raw, list):
+            await self._follow(table, [(int(v), e) for v, e in raw if isinstance(e, dict)])
 
-    async def _follow(self, table: Table, entries: list[tuple[int, dict[str, Any]]]) -> None:
+    async def _follow(self, table: Table, entries: list[tuple[int, dict[str, Any]]] | None) -> None:
+        """Apply ``entries`` to a replica; those it missed (a gap, or ``None``: any) are read
+        back from the database first."""
         async with table.lock:
-            if table.site.owned or not entries:
-                return
+            room = table.room
+            if table.site.owned or (entries and entries[-1][0] <= room.version):
+                return  # heard already (or published late by an owner that lost the table)
+            if not entries or entries[0][0] > room.version + 1:
+                try:
+                    entries = await asyncio.to_thread(
+                        self.store.entries_since, room.id, room.version
+                    )
+                except Exception:
+                    log.warning("table %s could not be read back", room.id)
+                    return
             try:
-                applied = table.room.extend(entries)
+                applied = room.extend(entries)
             except ValueError:
-                applied = 0
-                log.warning("table %s: a gap in its entries", table.room.id)
+                log.warning("table %s: a gap in its entries", room.id)
+                return
             if not applied:
                 return
-            table.stored_hands = self._finished_hands(table.room)
-            table.stored_status = table.room.status
-            await self._demote_retired(table)
+            table.stored_hands = self._finished_hands(room)
+            table.stored_status = room.status
+            demoted = await self._demote_retired(table)
             await self._send_all(table)
-        if self.site is not None:
+        if demoted and self.site is not None:
             await self.site.here(table)
 
     async def follow_presence(self, table: Table, message: dict[str, Any]) -> None:

@@ -312,14 +312,8 @@ class Site:
     async def relist(self, table_id: str, line: dict[str, Any] | None) -> None:
         """The owner's new lobby line of a table (``None``: it leaves the lobby)."""
         assert self.bus is not None
-        try:
-            if line is None:
-                await self.bus.hdel("lobby:lines", table_id)
-            else:
-                await self.bus.hset("lobby:lines", table_id, line)
-            await self.bus.publish("lobby", {"table": table_id, "line": line})
-        except BusError as e:
-            log.warning("the lobby line of %s was not shared: %s", table_id, e)
+        self.bus.put("lobby:lines", table_id, line)
+        self.bus.send("lobby", {"table": table_id, "line": line})
 
     def _on_lobby(self, message: dict[str, Any]) -> None:
         hub = self.hub
@@ -357,17 +351,20 @@ class Site:
                 continue
             finally:
                 self._waiting.pop(req, None)
-            if answer.get("ok"):
-                v = answer.get("v")
-                if isinstance(v, int) and table.room.version < v:
-                    await hub.catch_up(table)
-                return answer.get("result")
             code = str(answer.get("code") or "bad_message")
             if code == "moved":
                 table.site.owner = None
                 continue
-            if isinstance(answer.get("v"), int) and table.room.version < answer["v"]:
+            # the entries the request made were published before the answer, and their task
+            # holds or waits for the table's lock: once it has had it they are shown; only an
+            # entry the bus lost is read back (the ack comes after the state it made)
+            async with table.lock:
+                pass
+            v = answer.get("v")
+            if isinstance(v, int) and table.room.version < v:
                 await hub.catch_up(table)
+            if answer.get("ok"):
+                return answer.get("result")
             raise _refusal(code, str(answer.get("message") or code), answer.get("wait"))
         raise StorageDown(MOVING)
 
@@ -417,8 +414,9 @@ class Site:
             await self._publish(f"p:{sender}", answer)
 
     async def _publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Send ``message`` after everything this process sent before (see :meth:`Bus.send`)."""
         assert self.bus is not None
-        await self.bus.publish(channel, message)
+        self.bus.send(channel, message)
 
     async def _reconnected(self) -> None:
         """Redis came back: messages may have been missed, so every replica reads its table
