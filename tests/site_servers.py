@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from bonepile.server.store import Store, engine_url
@@ -95,6 +96,19 @@ class Site:
         engine.dispose()
         return row[0], int(row[1])
 
+    def live_pids(self) -> set[int]:
+        """The pids of the site's live processes (in the database)."""
+        engine = create_engine(engine_url(self.url))
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT pid FROM processes WHERE mode = 'site'"
+                    " AND expires > extract(epoch FROM clock_timestamp())"
+                )
+            ).all()
+        engine.dispose()
+        return {int(r[0]) for r in rows}
+
     def close(self) -> str:
         """Stop every process, drop the database and the site's Redis keys; every log."""
         logs = []
@@ -152,14 +166,35 @@ class Seat:
     """A socket at a table through one process, as a player (``token``) or watching."""
 
     def __init__(self, server: Server, table: str, token: str | None) -> None:
-        # entered as a context manager (closed by :meth:`close`)
-        self.ws: ClientConnection = connect(
-            f"ws://127.0.0.1:{server.port}/ws/table/{table}", open_timeout=60
-        ).__enter__()
-        self.ws.send(json.dumps({"type": "hello", "token": token, "since": -1, "width": 40}))
+        self.address = f"ws://127.0.0.1:{server.port}/ws/table/{table}"
+        self.token = token
         self.last: dict[str, Any] | None = None
         self.pending: dict[str, Any] | None = None
         self.acked: list[str] = []
+        self.reconnects = 0
+        self.ws = self._connect()
+
+    def _connect(self) -> ClientConnection:
+        # entered as a context manager (closed by :meth:`close`)
+        ws: ClientConnection = connect(self.address, open_timeout=60).__enter__()
+        ws.send(json.dumps({"type": "hello", "token": self.token, "since": -1, "width": 40}))
+        return ws
+
+    def _reconnect(self) -> None:
+        """The socket closed (its process died): connect again, as the clients do, and send
+        the unanswered move again with its id."""
+        self.reconnects += 1
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.ws = self._connect()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        if self.pending is not None:
+            self.ws.send(json.dumps(self.pending))
 
     def read(self, timeout: float) -> None:
         """Take what came within ``timeout`` s: states (the last one kept), acks, errors (a
@@ -171,6 +206,9 @@ class Seat:
                 msg = json.loads(self.ws.recv(timeout=max(0.0, left)))
             except TimeoutError:
                 return
+            except ConnectionClosed:
+                self._reconnect()
+                continue
             if msg["type"] == "state":
                 self.last = msg
             elif msg["type"] == "patch":
@@ -196,7 +234,10 @@ class Seat:
             return False
         self.pending = {"type": "move", "id": uuid.uuid4().hex, "v": self.last["v"],
                         "action": legal[0]}  # fmt: skip
-        self.ws.send(json.dumps(self.pending))
+        try:
+            self.ws.send(json.dumps(self.pending))
+        except ConnectionClosed:
+            self._reconnect()
         return True
 
     def close(self) -> None:

@@ -6,6 +6,8 @@ refuses to start, in one line."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -163,3 +165,33 @@ def test_a_site_process_refuses_to_join_a_server_alone(site: Site, tmp_path: Pat
     port = ["--port", str(free_port()), "--data", str(tmp_path / "other")]
     line = _refused([*port, "--database", site.url, "--redis", REDIS])
     assert "without --redis" in line, line
+
+
+def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> None:
+    server = site.add("--workers", "2")
+    people = [Browser() for _ in range(6)]
+    made = [p.post(server, "/api/tables", {"game": "block", "seats": ["me", "greedy"]})
+            for p in people]  # fmt: skip
+    seats = [Seat(server, t["id"], t["token"]) for t in made]
+    for s in seats:
+        play([s], moves=1)
+    assert len(site.live_pids()) == 2, "one port, two workers"
+    victim = site.lease(made[0]["id"])[0]  # the worker that made the first table
+    assert victim is not None
+    os.kill(victim, signal.SIGKILL)
+    for s in seats:
+        play([s], within=120)  # every table goes on to its end
+    for t, s in zip(made, seats, strict=True):
+        moves = [e for e in site.journal(t["id"]) if e["type"] == "move"]
+        assert s.last is not None and len(moves) == len(s.last["view"]["history"])
+        assert sorted(m["id"] for m in moves if m.get("id")) == sorted(s.acked)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the supervisor started another worker
+        live = site.live_pids()
+        if len(live) == 2 and victim not in live:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError(f"the live workers are {site.live_pids()}")
+    for s in seats:
+        s.close()

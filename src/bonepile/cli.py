@@ -262,6 +262,16 @@ def cli() -> None:
     help="Run as one of a site of several processes (on one or many machines) sharing a "
     "PostgreSQL --database and this Redis (redis://host:6379/0).",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    envvar="BONEPILE_WORKERS",
+    help="Server processes behind the one port (more than 1: a site, with --database "
+    "postgresql://... and --redis).",
+)
+@click.option("--listen-fd", type=int, default=None, hidden=True)
 def serve(
     host: str,
     port: int,
@@ -273,6 +283,8 @@ def serve(
     secure_cookies: bool,
     api_docs: bool,
     redis: str | None,
+    workers: int,
+    listen_fd: int | None,
 ) -> None:
     """Run the web app: play in the browser, invite friends, watch and replay games."""
     from bonepile.server.serve import serve as run
@@ -297,6 +309,8 @@ def serve(
         api_docs=api_docs,
         secure_cookies=secure_cookies,
         redis=redis,
+        workers=workers,
+        listen_fd=listen_fd,
     )
 
 

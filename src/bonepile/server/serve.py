@@ -69,11 +69,16 @@ def serve(
     api_docs: bool = False,
     secure_cookies: bool = False,
     redis: str | None = None,
+    workers: int = 1,
+    listen_fd: int | None = None,
 ) -> None:
     """Run the server until interrupted, printing the address to open. ``limits`` changes
     fields of :class:`~bonepile.server.limits.Limits`; ``trusted_proxies`` are the reverse
     proxies whose ``X-Forwarded-For`` names the client; with ``redis`` (a URL) the process is
-    one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site`)."""
+    one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site`).
+    ``workers`` > 1 runs that many such processes behind the one port
+    (:mod:`bonepile.server.supervisor`); ``listen_fd`` is the listening socket a supervisor
+    hands one of them."""
     try:
         import uvicorn
 
@@ -94,14 +99,25 @@ def serve(
     except OSError as e:
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
     url = database or f"sqlite:///{folder / 'bonepile.db'}"
+    if workers > 1 and not redis:
+        raise ServeError(
+            "--workers runs a site of several processes: give it a PostgreSQL --database and "
+            "--redis URL"
+        )
     if redis and not url.startswith(("postgresql", "postgres")):
         raise ServeError(
             "a site of several processes (--redis) needs a PostgreSQL database: give --database "
             "postgresql://... to every process"
         )
-    _check_port(host, port)
+    if listen_fd is None:
+        _check_port(host, port)
     if redis:
         _check_redis(redis)
+    if workers > 1:
+        from bonepile.server.supervisor import supervise
+
+        supervise(host, port, workers, folder, url, redis or "", quiet)
+        return
     # one process per database unless they form a site (bonepile.server.exclusive)
     held = hold_database(url, _safe(url), site=bool(redis))
     try:
@@ -126,20 +142,19 @@ def serve(
     )
     hub = make_hub(settings, store)
     app = create_app(settings, hub=hub)
-    shown = f"[{host}]" if ":" in host else host
-    where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown
-    print(f"bonepile is serving at http://{where}:{port}/  (open it in a browser)", flush=True)
-    print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
-    if redis:
-        print(f"one of the site {site_key}: Redis at {_safe(redis)}", flush=True)
-    uvicorn.run(
+    if listen_fd is None:
+        print(f"bonepile is serving at {address(host, port)}  (open it in a browser)", flush=True)
+        print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
+        if redis:
+            print(f"one of the site {site_key}: Redis at {_safe(redis)}", flush=True)
+    config = uvicorn.Config(
         app,
         **uvicorn_options(
             max_per_peer=bounds.connections_per_address, trusted_proxies=trusted_proxies
         ),
         host=host,
         port=port,
-        log_level="warning" if quiet else "info",
+        log_level="warning" if quiet or listen_fd is not None else "info",
         # a line for every request costs the server time that a flood of requests would
         # multiply; the server's own log says what matters
         access_log=False,
@@ -148,7 +163,18 @@ def serve(
         # cost the server more than it saved on the wire
         ws_per_message_deflate=False,
     )
+    if listen_fd is None:
+        uvicorn.Server(config).run()
+    else:  # a supervisor's worker: the port is bound once, by the supervisor
+        uvicorn.Server(config).run(sockets=[socket.socket(fileno=listen_fd)])
     held.release()
+
+
+def address(host: str, port: int) -> str:
+    """The address to open in a browser for a server on ``host``:``port``."""
+    shown = f"[{host}]" if ":" in host else host
+    where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown
+    return f"http://{where}:{port}/"
 
 
 def _check_redis(url: str) -> None:
