@@ -13,6 +13,16 @@ Each count runs twice by default, side by side: clients that take each state aft
 a patch (``--states patches``, what the browser does) and clients that take whole states
 (``--states whole``).
 
+**A site of several processes** (``--processes 1,2,4 --database postgresql://.../test --redis
+redis://...``): each count runs on P ``bonepile serve --redis`` processes, each on its own port,
+on a fresh PostgreSQL database made for the run. Every request and socket goes to a process
+drawn at random, as a proxy that knows nothing of tables would send it, so about (P-1)/P of the
+moves reach a process that does not own their table and are forwarded to the one that does.
+Beside the bonepile processes' CPU per move it reports Redis's and PostgreSQL's (their server
+processes on this machine), and checks that no spectator saw a version the database does not
+hold. ``--processes 1`` with ``--redis`` is the anchor: the same site code, nothing forwarded;
+without ``--redis`` the runs are of one server alone on SQLite.
+
 Run: ``.venv/bin/python benchmarks/server_load.py [--tables 50,100,250,500] [--seconds 20]``.
 """
 
@@ -20,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -35,6 +46,7 @@ from typing import Any
 
 import httpx
 import websockets
+from sqlalchemy import create_engine, text
 
 from bonepile.server.patch import apply
 
@@ -68,6 +80,26 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def pids_of(name: str) -> list[int]:
+    """The pids of the processes whose command is ``name`` (Redis, PostgreSQL)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == name:
+                    out.append(int(entry.name))
+    return out
+
+
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds of ``pids`` together (those that ended count nothing)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_s(pid)
+    return total
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -96,7 +128,7 @@ class Stats:
 
 
 async def player(
-    base: str,
+    base: str | list[str],
     table: str,
     token: str,
     stats: Stats,
@@ -106,6 +138,7 @@ async def player(
     patches: bool,
 ) -> None:
     rng = random.Random()
+    base = rng.choice(base) if isinstance(base, list) else base
     async with websockets.connect(f"{base}/ws/table/{table}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "patches": patches}))
         n = 0
@@ -151,7 +184,10 @@ async def player(
             )
 
 
-async def spectator(base: str, table: str, stop: Stop, patches: bool) -> None:
+async def spectator(
+    base: str | list[str], table: str, stop: Stop, patches: bool, seen: dict[str, int]
+) -> None:
+    base = random.choice(base) if isinstance(base, list) else base
     async with websockets.connect(f"{base}/ws/table/{table}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "patches": patches}))
         doc: dict[str, Any] = {}
@@ -165,13 +201,21 @@ async def spectator(base: str, table: str, stop: Stop, patches: bool) -> None:
                 doc = apply(doc, msg["ops"])
             elif msg["type"] == "state":
                 doc = msg
+            if "v" in doc:
+                seen[table] = doc["v"]
 
 
 async def one_table(
-    base: str, http: httpx.AsyncClient, stats: Stats, think: float, stop: Stop, patches: bool
+    bases: list[str],
+    http: httpx.AsyncClient,
+    stats: Stats,
+    think: float,
+    stop: Stop,
+    patches: bool,
+    seen: dict[str, int],
 ) -> None:
     r = await http.post(
-        f"{base}/api/tables",
+        f"{random.choice(bases)}/api/tables",
         json={
             "game": "block",
             "seats": ["me", "open"],
@@ -182,28 +226,37 @@ async def one_table(
     r.raise_for_status()
     t = r.json()
     async with httpx.AsyncClient() as other:
-        j = await other.post(f"{base}/api/tables/{t['id']}/join", json={"name": "B"})
+        joining = f"{random.choice(bases)}/api/tables/{t['id']}/join"
+        j = await other.post(joining, json={"name": "B"})
         j.raise_for_status()
         b = j.json()
-    ws_base = base.replace("http://", "ws://")
+    ws_bases = [base.replace("http://", "ws://") for base in bases]
     stats.ready += 1
     await asyncio.gather(
-        player(ws_base, t["id"], t["token"], stats, think, stop, True, patches),
-        player(ws_base, t["id"], b["token"], stats, think, stop, False, patches),
-        spectator(ws_base, t["id"], stop, patches),
+        player(ws_bases, t["id"], t["token"], stats, think, stop, True, patches),
+        player(ws_bases, t["id"], b["token"], stats, think, stop, False, patches),
+        spectator(ws_bases, t["id"], stop, patches, seen),
     )
 
 
 async def run_load(
-    base: str, tables: int, seconds: float, think: float, pid: int, patches: bool
+    bases: list[str],
+    tables: int,
+    seconds: float,
+    think: float,
+    pids: list[int],
+    patches: bool,
+    services: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
-    before = rss_kb(pid)
+    seen: dict[str, int] = {}
+    services = services or {}
+    before = sum(rss_kb(pid) for pid in pids)
     stop = Stop(time.monotonic() + 600)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         tasks = [
-            asyncio.create_task(one_table(base, http, stats, think, stop, patches))
+            asyncio.create_task(one_table(bases, http, stats, think, stop, patches, seen))
             for _ in range(tables)
         ]
         # measure only once every table is set up and playing (setting up hundreds of tables
@@ -214,9 +267,11 @@ async def run_load(
         stop.at = time.monotonic() + seconds
         stats.latencies.clear()
         moves0, t0 = stats.moves, time.monotonic()
-        server0, client0 = cpu_s(pid), time.process_time()
+        server0, client0 = cpu_of(pids), time.process_time()
+        service0 = {name: cpu_of(ps) for name, ps in services.items()}
         await asyncio.sleep(seconds)
-        server1, client1, moves1 = cpu_s(pid), time.process_time(), stats.moves
+        server1, client1, moves1 = cpu_of(pids), time.process_time(), stats.moves
+        service1 = {name: cpu_of(ps) for name, ps in services.items()}
         await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = min(time.monotonic() - t0, seconds)
     lat = sorted(stats.latencies)
@@ -224,8 +279,10 @@ async def run_load(
     def pct(p: float) -> float | None:
         return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
 
+    per_move = max(1, moves1 - moves0)
     return {
         "tables": tables,
+        "processes": len(pids),
         "states": "patches" if patches else "whole",
         "moves_per_s": round((stats.moves - moves0) / elapsed, 1),
         "server_cpu_ms_per_move": round(1000 * (server1 - server0) / max(1, moves1 - moves0), 2),
@@ -237,9 +294,82 @@ async def run_load(
             "mean": round(statistics.mean(lat) * 1000, 1) if lat else None,
         },
         "samples": len(lat),
-        "memory_kb_per_table": round((rss_kb(pid) - before) / tables, 1),
+        **{
+            f"{name}_cpu_ms_per_move": round(1000 * (service1[name] - service0[name]) / per_move, 2)
+            for name in services
+        },
+        "memory_kb_per_table": round((sum(rss_kb(pid) for pid in pids) - before) / tables, 1),
         "errors": len(stats.errors),
+        "error_codes": dict(collections.Counter(stats.errors)),
+        "seen": seen,
     }
+
+
+def one_run(tables: int, patches: bool, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One load run on a fresh database: one server alone (SQLite) or a site of
+    ``processes`` (PostgreSQL and Redis)."""
+    database = name = None
+    admin = None
+    if args.database:
+        name = "bp_load_" + os.urandom(4).hex()
+        admin = create_engine(_driver(args.database), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        database = args.database.rsplit("/", 1)[0] + "/" + name
+    ports = [free_port() for _ in range(processes)]
+    servers: list[subprocess.Popen[bytes]] = []
+    with tempfile.TemporaryDirectory() as data, open(Path(data) / "log", "wb") as log:
+        try:
+            site = ["--database", database, "--redis", args.redis] if database else []
+            for k, port in enumerate(ports):
+                command = [str(BONEPILE), "serve", "--port", str(port), "--data", f"{data}/{k}"]
+                # every client of this benchmark is one address: its limits would stop it
+                command += ["--bot-pace", "0", *site, *LIFTED]
+                # the server's log goes to a file: a pipe nobody reads would fill and stall it
+                servers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log))
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            for base in bases:
+                for _ in range(300):
+                    with contextlib.suppress(httpx.HTTPError):
+                        if httpx.get(f"{base}/api/games").status_code == 200:
+                            break
+                    time.sleep(0.1)
+            services = {}
+            if database:
+                services = {"redis": pids_of("redis-server"), "postgres": pids_of("postgres")}
+            pids = [s.pid for s in servers]
+            run = asyncio.run(
+                run_load(bases, tables, args.seconds, args.think, pids, patches, services)
+            )
+            if database:
+                run["journal_behind"] = _behind(database, run["seen"])
+        finally:
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
+            if admin is not None:
+                with admin.connect() as conn:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                admin.dispose()
+        logged = (Path(data) / "log").read_text(errors="replace")
+        run["server_tracebacks"] = logged.count("Traceback")
+    return run
+
+
+def _driver(url: str) -> str:
+    return url.replace("postgresql://", "postgresql+psycopg://", 1)
+
+
+def _behind(database: str, seen: dict[str, int]) -> int:
+    """Tables whose spectator saw a version the database does not hold (a state shown but
+    never stored: must be 0)."""
+    engine = create_engine(_driver(database))
+    with engine.connect() as conn:
+        query = text("SELECT table_id, MAX(version) FROM entries GROUP BY table_id")
+        stored = {str(t): int(v) for t, v in conn.execute(query).all()}
+    engine.dispose()
+    return sum(1 for t, v in seen.items() if v > stored.get(t, 0))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,7 +382,15 @@ def main(argv: list[str] | None = None) -> int:
         default="patches,whole",
         help="how clients take states: patches (as the browser does), whole, or both",
     )
+    parser.add_argument("--processes", default="1", help="site processes, e.g. 1,2,4")
+    parser.add_argument("--database", help="PostgreSQL server URL (a database is made a run)")
+    parser.add_argument("--redis", help="the site's Redis URL (with --database)")
     args = parser.parse_args(argv)
+    processes = [int(x) for x in args.processes.split(",") if x.strip()]
+    if (args.redis is None) != (args.database is None) or (
+        max(processes) > 1 and args.redis is None
+    ):
+        parser.error("--processes above 1 needs --database and --redis (both)")
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
     modes = [m.strip() for m in args.states.split(",") if m.strip()]
     if not modes or set(modes) - {"patches", "whole"}:
@@ -260,44 +398,10 @@ def main(argv: list[str] | None = None) -> int:
     if not counts or min(counts) < 1 or max(counts) > 2000 or not 1 <= args.seconds <= 600:
         parser.error("--tables: 1..2000 each; --seconds: 1..600")
     out: dict[str, Any] = {"think_s": args.think, "seconds": args.seconds, "runs": []}
-    for n, mode in [(n, m) for n in counts for m in modes]:
-        port = free_port()
-        with tempfile.TemporaryDirectory() as data, open(Path(data) / "log", "wb") as log:
-            # the server's log goes to a file: a pipe nobody reads would fill and stall it
-            server = subprocess.Popen(
-                [
-                    str(BONEPILE),
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--data",
-                    data,
-                    "--bot-pace",
-                    "0",
-                    # every client of this benchmark is one address: its limits would stop it
-                    *LIFTED,
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-            try:
-                base = f"http://127.0.0.1:{port}"
-                for _ in range(100):
-                    with contextlib.suppress(httpx.HTTPError):
-                        if httpx.get(f"{base}/api/games").status_code == 200:
-                            break
-                    time.sleep(0.1)
-                out["runs"].append(
-                    asyncio.run(
-                        run_load(base, n, args.seconds, args.think, server.pid, mode == "patches")
-                    )
-                )
-            finally:
-                server.terminate()
-                server.wait(10)
-            text = (Path(data) / "log").read_text(errors="replace")
-            out["runs"][-1]["server_tracebacks"] = text.count("Traceback")
-        print(json.dumps(out["runs"][-1]), file=sys.stderr, flush=True)
+    for n, mode, p in [(n, m, p) for n in counts for m in modes for p in processes]:
+        out["runs"].append(one_run(n, mode == "patches", p, args))
+        shown = {k: v for k, v in out["runs"][-1].items() if k != "seen"}
+        print(json.dumps(shown), file=sys.stderr, flush=True)
     out["cpu_count"] = os.cpu_count()
     print(json.dumps(out, indent=1))
     return 0
