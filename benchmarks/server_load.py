@@ -246,11 +246,10 @@ async def run_load(
     think: float,
     pids: list[int],
     patches: bool,
-    services: dict[str, list[int]] | None = None,
+    services: list[str] | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
     seen: dict[str, int] = {}
-    services = services or {}
     before = sum(rss_kb(pid) for pid in pids)
     stop = Stop(time.monotonic() + 600)
     limits = httpx.Limits(max_connections=50)
@@ -268,10 +267,12 @@ async def run_load(
         stats.latencies.clear()
         moves0, t0 = stats.moves, time.monotonic()
         server0, client0 = cpu_of(pids), time.process_time()
-        service0 = {name: cpu_of(ps) for name, ps in services.items()}
+        # the services' processes now, their connections from the servers made
+        serving = {name: pids_of(name) for name in services or []}
+        service0 = {name: cpu_of(ps) for name, ps in serving.items()}
         await asyncio.sleep(seconds)
         server1, client1, moves1 = cpu_of(pids), time.process_time(), stats.moves
-        service1 = {name: cpu_of(ps) for name, ps in services.items()}
+        service1 = {name: cpu_of(ps) for name, ps in serving.items()}
         await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = min(time.monotonic() - t0, seconds)
     lat = sorted(stats.latencies)
@@ -295,8 +296,10 @@ async def run_load(
         },
         "samples": len(lat),
         **{
-            f"{name}_cpu_ms_per_move": round(1000 * (service1[name] - service0[name]) / per_move, 2)
-            for name in services
+            f"{name.split('-')[0]}_cpu_ms_per_move": round(
+                1000 * (service1[name] - service0[name]) / per_move, 2
+            )
+            for name in serving
         },
         "memory_kb_per_table": round((sum(rss_kb(pid) for pid in pids) - before) / tables, 1),
         "errors": len(stats.errors),
@@ -306,8 +309,8 @@ async def run_load(
 
 
 def one_run(tables: int, patches: bool, processes: int, args: argparse.Namespace) -> dict[str, Any]:
-    """One load run on a fresh database: one server alone (SQLite) or a site of
-    ``processes`` (PostgreSQL and Redis)."""
+    """One load run on a fresh database: one server alone (on SQLite, or with
+    ``processes`` 0 on PostgreSQL) or a site of ``processes`` (PostgreSQL and Redis)."""
     database = name = None
     admin = None
     if args.database:
@@ -316,11 +319,13 @@ def one_run(tables: int, patches: bool, processes: int, args: argparse.Namespace
         with admin.connect() as conn:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
         database = args.database.rsplit("/", 1)[0] + "/" + name
-    ports = [free_port() for _ in range(processes)]
+    ports = [free_port() for _ in range(max(1, processes))]
     servers: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as data, open(Path(data) / "log", "wb") as log:
         try:
-            site = ["--database", database, "--redis", args.redis] if database else []
+            site = ["--database", database] if database else []
+            if database and processes:
+                site += ["--redis", args.redis]
             for k, port in enumerate(ports):
                 command = [str(BONEPILE), "serve", "--port", str(port), "--data", f"{data}/{k}"]
                 # every client of this benchmark is one address: its limits would stop it
@@ -334,15 +339,15 @@ def one_run(tables: int, patches: bool, processes: int, args: argparse.Namespace
                         if httpx.get(f"{base}/api/games").status_code == 200:
                             break
                     time.sleep(0.1)
-            services = {}
-            if database:
-                services = {"redis": pids_of("redis-server"), "postgres": pids_of("postgres")}
+            services = ["redis-server", "postgres"] if database else []
             pids = [s.pid for s in servers]
             run = asyncio.run(
                 run_load(bases, tables, args.seconds, args.think, pids, patches, services)
             )
             if database:
                 run["journal_behind"] = _behind(database, run["seen"])
+            run["processes"] = processes if processes and database else "alone"
+            run["database"] = "postgresql" if database else "sqlite"
         finally:
             for server in servers:
                 server.terminate()
@@ -382,11 +387,16 @@ def main(argv: list[str] | None = None) -> int:
         default="patches,whole",
         help="how clients take states: patches (as the browser does), whole, or both",
     )
-    parser.add_argument("--processes", default="1", help="site processes, e.g. 1,2,4")
+    parser.add_argument(
+        "--processes",
+        default="1",
+        help="site processes, e.g. alone,1,2,4 (alone: one server without --redis on a fresh "
+        "PostgreSQL database, the anchor)",
+    )
     parser.add_argument("--database", help="PostgreSQL server URL (a database is made a run)")
     parser.add_argument("--redis", help="the site's Redis URL (with --database)")
     args = parser.parse_args(argv)
-    processes = [int(x) for x in args.processes.split(",") if x.strip()]
+    processes = [0 if x.strip() == "alone" else int(x) for x in args.processes.split(",") if x]
     if (args.redis is None) != (args.database is None) or (
         max(processes) > 1 and args.redis is None
     ):

@@ -606,7 +606,7 @@ class Hub:
         if room.status in ("over", "closed") or room.id not in self.tables:
             self.lobby.relist(room.id, None)
             if site is not None:
-                self._spawn(site.relist(room.id, None))
+                site.relist(table, None)
             return
         line = {
             "id": room.id,
@@ -622,7 +622,7 @@ class Hub:
         }
         self.lobby.relist(room.id, line)
         if site is not None:
-            self._spawn(site.relist(room.id, line))
+            site.relist(table, line)
 
     def watchers(self, table: Table) -> int:
         """How many watch the table (on every process of a site)."""

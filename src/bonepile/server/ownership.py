@@ -4,6 +4,7 @@ kept on every table in memory, owned alone when the server serves alone."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 MOVING = "the table is moving to another server; your move will be sent again"
 """What a player is told while a table changes hands."""
@@ -31,6 +32,8 @@ class SiteTable:
     remote: dict[str, Remote] = field(default_factory=dict)
     watchers: int = 0
     """On a replica: how many watch the table on the whole site (the owner's count)."""
+    line: dict[str, Any] | None = None
+    """On the owner: the lobby line last sent for the table."""
     counted: list[int] = field(default_factory=list)
     """On the owner: the other processes' sockets per seat, as counted into the room."""
 

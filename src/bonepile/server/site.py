@@ -309,11 +309,15 @@ class Site:
         await self._publish(f"p:{owner}", {**message, "seats": seats, "watchers": watchers})
 
     # ------------------------------------------------------------------ the lobby
-    async def relist(self, table_id: str, line: dict[str, Any] | None) -> None:
-        """The owner's new lobby line of a table (``None``: it leaves the lobby)."""
+    def relist(self, table: Table, line: dict[str, Any] | None) -> None:
+        """The owner's new lobby line of a table (``None``: it leaves the lobby), for every
+        process; a line that did not change is not sent again."""
+        if line == table.site.line and line is not None:
+            return
+        table.site.line = line
         assert self.bus is not None
-        self.bus.put("lobby:lines", table_id, line)
-        self.bus.send("lobby", {"table": table_id, "line": line})
+        self.bus.put("lobby:lines", table.room.id, line)
+        self.bus.send("lobby", {"table": table.room.id, "line": line})
 
     def _on_lobby(self, message: dict[str, Any]) -> None:
         hub = self.hub
@@ -429,6 +433,7 @@ class Site:
                 self._spawn(self.here(table))
             else:
                 self._spawn(hub.presence_changed(table))
+                table.site.line = None  # send it again
                 hub.relist(table)
 
 
