@@ -195,3 +195,25 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> Non
         raise AssertionError(f"the live workers are {site.live_pids()}")
     for s in seats:
         s.close()
+
+
+def test_a_clock_runs_out_once_with_two_live_processes(site: Site) -> None:
+    a, b = site.add(), site.add()
+    ann = Browser()
+    body = {"game": "block", "seats": ["me", "greedy"], "clock_minutes": 0.02}
+    made = ann.post(a, "/api/tables", body)
+    table = made["id"]
+    me = Seat(b, table, made["token"])  # present, through the process that does not own it
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # never moves: the clock runs out, a bot plays on
+        me.read(0.5)
+        if me.last is not None and me.last["status"] != "playing":
+            break
+    else:
+        raise AssertionError("the hand did not end after the player's time ran out")
+    journal = site.journal(table)
+    ran_out = [e for e in journal if e["type"] == "away" and e.get("why") == "time"]
+    assert len(ran_out) == 1 and ran_out[0]["seat"] == made["seat"]
+    moves = [e for e in journal if e["type"] == "move"]
+    assert me.last is not None and len(moves) == len(me.last["view"]["history"])
+    me.close()
