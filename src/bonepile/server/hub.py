@@ -23,14 +23,12 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bonepile.agents.registry import make_agent
 from bonepile.errors import BonepileError
 from bonepile.games import get_game
-from bonepile.geometry import scene
 from bonepile.record import dump_record
 from bonepile.seeds import random_seed
 from bonepile.server.background import AnalysisPlaces, FinishedHands
@@ -38,9 +36,19 @@ from bonepile.server.catalogue import BOT_SPECS
 from bonepile.server.collector import Collector
 from bonepile.server.commands import Command, apply_command
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
+from bonepile.server.live import (
+    Connection,
+    Outage,
+    Table,
+    hand_back,
+    new_table_id,
+    quietly,
+    retired_message,
+    unbroken,
+)
 from bonepile.server.lobby import Lobby, Send
-from bonepile.server.ownership import MOVING, TAKEOVER_PAUSE, SiteTable
-from bonepile.server.patch import diff
+from bonepile.server.ownership import MOVING, SiteTable
+from bonepile.server.replicas import Replicas
 from bonepile.server.room import (
     BotTurn,
     Room,
@@ -61,7 +69,6 @@ from bonepile.server.store import (
 )
 from bonepile.server.thinkers import bot_pool, think
 from bonepile.server.writer import Writer
-from bonepile.view import view
 
 if TYPE_CHECKING:
     from bonepile.server.site import Site
@@ -80,81 +87,6 @@ HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeats of this process in the database."""
 EVICT_AFTER = 60.0
 """Seconds a finished or closed table nobody looks at stays in memory."""
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client socket at a table: its seat (``None``: watching) and how to send to it."""
-
-    send: Send
-    seat: int | None
-    width: int = 40
-    height: int | None = None
-    key: str = field(default_factory=lambda: secrets.token_hex(8))
-    patches: bool = False
-    """Whether the client takes each state after the first as a patch on the one before."""
-    token: str | None = None
-    """The hash of the seat token it sat down with: when the seat's token changes (a claim on
-    another device), the connection is made a spectator at once."""
-    bucket: TokenBucket | None = None
-    """Its message rate (see :class:`~bonepile.server.limits.Limits`)."""
-    last: dict[str, Any] | None = None
-    """The last state sent (with ``patches``)."""
-    seq: int = 0
-    """How many states were sent: a patch names the one it applies to (``base``)."""
-
-    def message(self, snap: dict[str, Any]) -> dict[str, Any]:
-        """What to send for the state ``snap``: the state, or a patch on the last one sent."""
-        self.seq += 1
-        last, self.last = self.last, (snap if self.patches else None)
-        if last is None:
-            return {"type": "state", "seq": self.seq, **snap}
-        ops = diff(last, snap)
-        return {"type": "patch", "v": snap["v"], "seq": self.seq, "base": self.seq - 1, "ops": ops}
-
-
-@dataclass
-class Table:
-    """A room with its lock, its connections and its running bot move."""
-
-    room: Room
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Connection] = field(default_factory=set)
-    thinking: asyncio.Task[None] | None = None
-    stored_hands: int = 0
-    last_move: float = 0.0
-    told_absent: int | None = None
-    stored_status: str = ""
-    idle_since: float = field(default_factory=time.time)
-    """Since when nobody has been connected (while someone is, the time they came)."""
-    suspect: bool = False
-    """A write of this table failed: its stored journal may be ahead of memory (a commit whose
-    answer was lost), so it is read back before its next change."""
-    creator: str = ""
-    created: float = 0.0
-    """When the table was made (the lobby's order; never a time that moves with play)."""
-    scenes: dict[tuple[int, int, int | None], dict[str, Any]] = field(default_factory=dict)
-    site: SiteTable = field(default_factory=SiteTable)
-    """Whether this process decides the table (always, for a server alone on its database)."""
-
-    def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
-        """The table's scene for a screen ``width`` by ``height``, worked out once per version
-        and size (every connection of that size gets the same one)."""
-        key = (self.room.version, width, height)
-        got = self.scenes.get(key)
-        if got is None:
-            if len(self.scenes) > 8 or any(k[0] != key[0] for k in self.scenes):
-                self.scenes.clear()
-            got = self.scenes[key] = _scene(self.room, width, height)
-        return got
-
-
-@dataclass
-class Outage:
-    """The database has refused writes since ``since``."""
-
-    since: float
-    reason: str
 
 
 class Hub:
@@ -177,6 +109,8 @@ class Hub:
     ) -> None:
         self.store = store
         self.site = site
+        self.replicas = Replicas(self)
+        """Taking tables over and following those other processes own (in a site)."""
         self.executor = executor or bot_pool(2)
         self.background = background or self.executor
         self.bot_pace = bot_pace
@@ -309,7 +243,7 @@ class Hub:
         log.warning("the database takes writes again after %.1f s", paused)
         for table in list(self.tables.values()):
             if not table.site.owned:
-                await self.catch_up(table)  # its owner stores and publishes what it missed
+                await self.replicas.catch_up(table)  # its owner stores and publishes what it missed
                 continue
             try:
                 async with table.lock:
@@ -397,7 +331,7 @@ class Hub:
             match,
             clock,
         )
-        table_id = _table_id()
+        table_id = new_table_id()
         now = self.now()
         room = open_room(table_id, config, now, self.token_key)
         seat, token = None, None
@@ -467,22 +401,8 @@ class Hub:
         table.stored_status, table.created = stored.status, stored.created
         self.tables[table_id] = table
         if self.site is not None:
-            await self._replica(table)
+            await self.replicas.replica(table)
         return table
-
-    async def _replica(self, table: Table) -> None:
-        """In a site: the table just read follows its owner (or is taken over, if its owner is
-        gone). It hears the table's channel from now on, then reads what was stored
-        meanwhile, so that no entry falls between the read and the subscription."""
-        site = self.site
-        assert site is not None
-        table.site = SiteTable(owned=False)
-        await site.follow(table)
-        owner, _, live = await site.owner_of(table.room.id)
-        if (not live or owner is None) and await site.take_over(table.room.id):
-            return
-        table.site.owner = owner if live else None
-        await self.catch_up(table)
 
     async def join(self, table_id: str, owner: str, name: str, seat: int | None) -> tuple[int, str]:
         """Sit at a table (see :meth:`Room.join`)."""
@@ -536,7 +456,7 @@ class Hub:
             seat, token = body.get("seat"), body.get("token")
             if not isinstance(seat, int) or not isinstance(token, str | None):
                 raise RoomError("bad_message", "a rematch names its seat")
-            return await _unbroken(self._rematch(table, seat, token))
+            return await unbroken(self._rematch(table, seat, token))
         if op != "cmd":
             raise RoomError("bad_message", f"unknown request {op!r}")
         command = Command.from_json(body)
@@ -547,7 +467,7 @@ class Hub:
                     raise StorageDown(MOVING)
                 return await self._change(table, partial(apply_command, command))
 
-        return await _unbroken(run())
+        return await unbroken(run())
 
     async def rematch(self, table_id: str, conn: Connection) -> str:
         """Set up the same table again, every person in their seat; returns its id."""
@@ -581,7 +501,7 @@ class Hub:
                 old.config.clock,
                 old.config.board,
             )
-            new_id = _table_id()
+            new_id = new_table_id()
             now = self.now()
             room = open_room(new_id, config, now, self.token_key)
             for k, s in enumerate(old.seats):
@@ -682,7 +602,7 @@ class Hub:
                         await self._change(table, lambda r, now: r.hand_back(seat, now))
                 self._relist(table)
                 self._schedule_bot(table)
-        await self._shared_presence(table)
+        await self.replicas.shared_presence(table)
         return conn
 
     async def disconnect(self, table_id: str, conn: Connection) -> None:
@@ -704,8 +624,8 @@ class Hub:
                 # the others see who is here and how many watch
                 await self._send_all(table)
 
-        await _unbroken(run())
-        await self._shared_presence(table)
+        await unbroken(run())
+        await self.replicas.shared_presence(table)
 
     async def act(self, table_id: str, conn: Connection, command: Command) -> Any:
         """Carry ``command`` out on the table (under its lock; in a site, on the process that
@@ -798,7 +718,7 @@ class Hub:
             room.disconnected(seat, self.now())
             conn.last = None  # its next state comes whole
             left = room.seats[seat].token is None  # its player left the table
-            await _quietly(conn.send(_retired(room.version, left)))
+            await quietly(conn.send(retired_message(room.version, left)))
         return demoted
 
     async def _send_all(self, table: Table) -> None:
@@ -848,140 +768,6 @@ class Hub:
     @staticmethod
     def _finished_hands(room: Room) -> int:
         return sum(1 for h in room.match.hands if h.is_over)
-
-    # ------------------------------------------------------------------ the site
-    async def adopt(self, table_id: str, epoch: int) -> Table:
-        """This process has just claimed the table at ``epoch`` (its owner was gone): read
-        it back whole, decide it from now on, give a clock the time nobody could move, and
-        tell the site."""
-        site = self.site
-        assert site is not None
-        stored = await asyncio.to_thread(self.store.table, table_id)
-        if stored is None:
-            raise RoomError("unknown", "there is no such table")
-        room = restore(
-            table_id, TableConfig.from_json(stored.config), stored.entries, self.token_key
-        )
-        table = self.tables.get(table_id)
-        if table is None:
-            table = Table(room, idle_since=self.now())
-            self.tables[table_id] = table
-        async with table.lock:
-            now = self.now()
-            table.room = room
-            table.stored_hands = self._finished_hands(room)
-            table.stored_status, table.created = stored.status, stored.created
-            table.suspect = False
-            table.site = SiteTable(owned=True, epoch=epoch, owner=site.me)
-            table.site.counted = [0] * len(room.seats)
-            for conn in table.conns:
-                if conn.seat is not None:
-                    room.connected(conn.seat, now)
-            await site.unfollow(table_id)
-            await site.announce(table)
-            if room.status == "playing" and room.config.clock is not None:
-                with contextlib.suppress(StorageDown, RoomError):
-                    await self._change(table, lambda r, now: r.pause(TAKEOVER_PAUSE, now))
-            await self._send_all(table)
-            self._relist(table)
-            self._schedule_bot(table)
-        return table
-
-    async def catch_up(self, table: Table) -> None:
-        """A replica reads what its owner stored since its version (after a gap in what it
-        heard, or a change of owner) and shows it."""
-        await self._follow(table, None)
-
-    async def follow_entries(self, table: Table, message: dict[str, Any]) -> None:
-        """A replica hears entries its owner stored (in the order they were published: each
-        message's task waits for the table's lock first, and the lock is fair)."""
-        raw = message.get("entries")
-        if isinstance(raw, list):
-            await self._follow(table, [(int(v), e) for v, e in raw if isinstance(e, dict)])
-
-    async def _follow(self, table: Table, entries: list[tuple[int, dict[str, Any]]] | None) -> None:
-        """Apply ``entries`` to a replica; those it missed (a gap, or ``None``: any) are read
-        back from the database first."""
-        async with table.lock:
-            room = table.room
-            if table.site.owned or (entries and entries[-1][0] <= room.version):
-                return  # heard already (or published late by an owner that lost the table)
-            if not entries or entries[0][0] > room.version + 1:
-                try:
-                    entries = await asyncio.to_thread(
-                        self.store.entries_since, room.id, room.version
-                    )
-                except Exception:
-                    log.warning("table %s could not be read back", room.id)
-                    return
-            try:
-                applied = room.extend(entries)
-            except ValueError:
-                log.warning("table %s: a gap in its entries", room.id)
-                return
-            if not applied:
-                return
-            table.stored_hands = self._finished_hands(room)
-            table.stored_status = room.status
-            demoted = await self._demote_retired(table)
-            await self._send_all(table)
-        if demoted and self.site is not None:
-            await self.site.here(table)
-
-    async def follow_presence(self, table: Table, message: dict[str, Any]) -> None:
-        """A replica hears who is at the table on the whole site (its owner's count)."""
-        seats, watchers = message.get("seats"), message.get("watchers")
-        if not isinstance(seats, list) or len(seats) != len(table.room.seats):
-            return
-        async with table.lock:
-            for s, (count, gone) in zip(table.room.seats, seats, strict=True):
-                s.connected = int(count)
-                s.gone_since = None if gone is None else float(gone)
-            table.site.watchers = int(watchers) if isinstance(watchers, int) else 0
-            await self._send_all(table)
-
-    async def presence_changed(self, table: Table) -> None:
-        """On the owner: count the other processes' sockets into the room (their ``here``),
-        then hand a seat back to its returning player and tell everyone."""
-        async with table.lock:
-            if not table.site.owned:
-                return
-            room, now = table.room, self.now()
-            counted = table.site.counted or [0] * len(room.seats)
-            total = [
-                sum(r.seats[k] for r in table.site.remote.values()) for k in range(len(room.seats))
-            ]
-            for k, (was, new) in enumerate(zip(counted, total, strict=True)):
-                for _ in range(new - was):
-                    room.connected(k, now)
-                for _ in range(was - new):
-                    room.disconnected(k, now)
-            table.site.counted = total
-            if self._audience(table):
-                table.idle_since = now
-            for k, s in enumerate(room.seats):
-                if s.away_bot and s.connected:
-                    with contextlib.suppress(StorageDown, RoomError):
-                        await self._change(table, partial(_hand_back, k))
-            await self._send_all(table)
-            self._relist(table)
-            self._schedule_bot(table)
-        await self._shared_presence(table)
-
-    async def _shared_presence(self, table: Table) -> None:
-        """In a site: the owner publishes who is at the table; a replica tells the owner what
-        it has."""
-        site = self.site
-        if site is None:
-            return
-        try:
-            if table.site.owned:
-                seats = [[s.connected, s.gone_since] for s in table.room.seats]
-                await site.presence(table, seats, self.watchers(table))
-            else:
-                await site.here(table)
-        except BonepileError as e:
-            log.warning("table %s: presence not shared: %s", table.room.id, e)
 
     # ------------------------------------------------------------------ bots and analyses
     def _schedule_bot(self, table: Table) -> None:
@@ -1116,7 +902,7 @@ class Hub:
         for k, s in enumerate(room.seats):
             if s.away_bot and s.connected:
                 async with table.lock:
-                    await self._change(table, partial(_hand_back, k))
+                    await self._change(table, partial(hand_back, k))
         absent = room.absent(now)
         if absent != table.told_absent:
             table.told_absent = absent
@@ -1154,55 +940,6 @@ class Hub:
         self._relist(table)
         if self.site is not None:
             self._spawn(self.site.forget(table))
-
-
-async def _unbroken(work: Awaitable[T]) -> T:
-    """Await ``work`` in a task of its own that a cancelled caller does not cancel: a table's
-    change, once begun, is stored and sent to the end. What it raises when nobody waits any
-    more is logged."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        task.add_done_callback(_log_failure)
-        raise
-
-
-def _log_failure(task: asyncio.Future[Any]) -> None:
-    if task.cancelled() or task.exception() is None:
-        return
-    if isinstance(task.exception(), BonepileError):
-        return  # refused (a stale move, a storage outage): nothing was changed
-    log.error("a table change failed after its caller left", exc_info=task.exception())
-
-
-def _hand_back(seat: int, room: Room, now: float) -> bool:
-    return room.hand_back(seat, now)
-
-
-def _retired(version: int, left: bool = False) -> dict[str, Any]:
-    """What a connection whose seat token was retired is told (``left``: its player left the
-    table, here or on another device)."""
-    message = (
-        "you left the table: you are watching"
-        if left
-        else "your seat was taken back with its claim code on another device: you are watching"
-    )
-    return {"type": "error", "id": None, "code": "token", "message": message, "v": version}
-
-
-async def _quietly(work: Awaitable[None]) -> None:
-    with contextlib.suppress(Exception):
-        await work
-
-
-def _table_id() -> str:
-    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-
-
-def _scene(room: Room, width: int, height: int | None) -> dict[str, Any]:
-    """Where every tile of the table goes, for a screen ``width`` by ``height`` tile halves."""
-    return scene(view(room.state, None).layout, width=width, height=height).to_json()
 
 
 __all__ = [

@@ -174,7 +174,7 @@ class Site:
             if gone and table.site.owned:
                 for p in gone:
                     table.site.remote.pop(p, None)
-                self._spawn(hub.presence_changed(table))
+                self._spawn(hub.replicas.presence_changed(table))
         orphans = await asyncio.to_thread(leases.orphans)
         if not orphans:
             return
@@ -193,7 +193,7 @@ class Site:
         if epoch is None:
             return False
         try:
-            await hub.adopt(table_id, epoch)
+            await hub.replicas.adopt(table_id, epoch)
         except Exception:
             log.exception("table %s could not be taken over", table_id)
             with contextlib.suppress(Exception):
@@ -269,15 +269,15 @@ class Site:
             return
         kind = message.get("k")
         if kind == "ent" and not table.site.owned:
-            self._spawn(hub.follow_entries(table, message))
+            self._spawn(hub.replicas.follow_entries(table, message))
         elif kind == "pres" and not table.site.owned:
-            self._spawn(hub.follow_presence(table, message))
+            self._spawn(hub.replicas.follow_presence(table, message))
         elif kind == "own" and message.get("owner") != self.me:
             table.site.owner = str(message.get("owner"))
             if table.site.owned:  # another process holds the table now: ours is a replica
                 self._spawn(self.demote(table))
             else:
-                self._spawn(hub.catch_up(table))
+                self._spawn(hub.replicas.catch_up(table))
             self._spawn(self.here(table))
 
     async def stored(self, table: Table, entries: list[tuple[int, dict[str, Any]]]) -> None:
@@ -366,7 +366,7 @@ class Site:
                 pass
             v = answer.get("v")
             if isinstance(v, int) and table.room.version < v:
-                await hub.catch_up(table)
+                await hub.replicas.catch_up(table)
             if answer.get("ok"):
                 return answer.get("result")
             raise _refusal(code, str(answer.get("message") or code), answer.get("wait"))
@@ -390,7 +390,7 @@ class Site:
             if table.site.owned and len(seats) == len(table.room.seats):
                 sender = str(message.get("from"))
                 table.site.remote[sender] = Remote([int(c) for c in seats], watchers)
-                self._spawn(hub.presence_changed(table))
+                self._spawn(hub.replicas.presence_changed(table))
 
     async def _serve(self, message: dict[str, Any]) -> None:
         """Carry out a request another process sent, and answer it."""
@@ -429,10 +429,10 @@ class Site:
         assert hub is not None
         for table in list(hub.tables.values()):
             if not table.site.owned:
-                self._spawn(hub.catch_up(table))
+                self._spawn(hub.replicas.catch_up(table))
                 self._spawn(self.here(table))
             else:
-                self._spawn(hub.presence_changed(table))
+                self._spawn(hub.replicas.presence_changed(table))
                 table.site.line = None  # send it again
                 hub.relist(table)
 
