@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-yaml = pytest.importorskip("yaml")
-click = pytest.importorskip("click")
-
 from bonepile.cli import cli
+
+yaml = pytest.importorskip("yaml")
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 

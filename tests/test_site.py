@@ -6,6 +6,7 @@ refuses to start, in one line."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -217,3 +218,44 @@ def test_a_clock_runs_out_once_with_two_live_processes(site: Site) -> None:
     moves = [e for e in journal if e["type"] == "move"]
     assert me.last is not None and len(moves) == len(me.last["view"]["history"])
     me.close()
+
+
+def test_refusals_and_claims_are_the_same_through_any_process(site: Site) -> None:
+    a, b, c = site.add(), site.add(), site.add()
+    ann, bob, laptop = Browser(), Browser(), Browser()
+    made = ann.post(a, "/api/tables", {"game": "block", "seats": ["me", "open"]})
+    table = made["id"]
+    bob.post(a, f"/api/tables/{table}/join", {"name": "Bob"})
+    mine = Seat(b, table, made["token"])  # Ann through B; A owns the table
+    deadline = time.monotonic() + 60
+    while mine.last is None and time.monotonic() < deadline:
+        mine.read(0.2)
+    assert mine.last is not None
+    # a move from a version long gone, and a move that is not legal: the owner's refusals
+    stale = {"type": "move", "id": "x1", "v": mine.last["v"] - 1, "action": "0-0"}
+    illegal = {"type": "move", "id": "x2", "v": mine.last["v"], "action": "no such move"}
+    codes = []
+    for move in (stale, illegal):
+        mine.ws.send(json.dumps(move))
+        while True:
+            msg = json.loads(mine.ws.recv(timeout=60))
+            if msg["type"] == "error":
+                codes.append(msg["code"])
+                break
+    assert codes in (["stale", "illegal"], ["not_your_turn", "not_your_turn"]), codes
+    # the seat's claim code, used on a laptop through C, moves the seat there: Ann's socket on
+    # B is told at once and watches from then on
+    code = mine.last["claim"]
+    assert code
+    got = laptop.post(c, f"/api/tables/{table}/claim", {"code": code})
+    assert got["seat"] == made["seat"] and got["token"] != made["token"]
+    told = None
+    deadline = time.monotonic() + 30
+    while told is None and time.monotonic() < deadline:
+        msg = json.loads(mine.ws.recv(timeout=30))
+        if msg["type"] == "error" and msg["code"] == "token":
+            told = msg
+    assert told is not None, "the old device was not told its seat moved"
+    journal = site.journal(table)
+    assert [e["type"] for e in journal].count("claim") == 1
+    mine.close()

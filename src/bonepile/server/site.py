@@ -407,7 +407,7 @@ class Site:
                 answer.update(ok=True, result=result)
             except BonepileError as e:
                 answer.update(ok=False, code=getattr(e, "code", "bad_message"), message=str(e))
-                wait = getattr(e, "retry_after", None)
+                wait = getattr(e, "retry", None)
                 if isinstance(wait, int | float):
                     answer["wait"] = wait
             except Exception:
