@@ -159,6 +159,9 @@ def test_a_process_that_would_split_the_site_refuses_to_start(
     assert "PostgreSQL" in sqlite, sqlite
     nowhere = _refused([*port, "--database", site.url, "--redis", "redis://127.0.0.1:1/0"])
     assert "cannot reach Redis" in nowhere, nowhere
+    # the same Redis server, another of its databases: the site's keys are not there
+    other = _refused([*port, "--database", site.url, "--redis", "redis://127.0.0.1:6379/1"])
+    assert "uses another Redis" in other, other
 
 
 def test_a_site_process_refuses_to_join_a_server_alone(site: Site, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import secrets
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 from bonepile.errors import BonepileError
 
@@ -130,6 +131,7 @@ def serve(
     if redis:
         # every process of a site signs cookies and derives seat tokens with the same key
         site_key, secret = site_identity(store, secret, time.time())
+        _same_redis(store, redis, site_key)
     settings = Settings(
         database=url,
         secret=secret,
@@ -175,6 +177,36 @@ def address(host: str, port: int) -> str:
     shown = f"[{host}]" if ":" in host else host
     where = "localhost" if host in ("127.0.0.1", "0.0.0.0") else shown
     return f"http://{where}:{port}/"
+
+
+def _same_redis(store: Any, url: str, site_key: str) -> None:
+    """Refuse to start, in one line, if a live process of the site uses another Redis (each
+    process names itself in its Redis; a new one gets a few seconds to)."""
+    import redis
+
+    from bonepile.server.leases import RENEW_EVERY, Leases
+    from bonepile.server.site import PROCESSES
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    deadline = time.monotonic() + 2 * RENEW_EVERY + 1
+    try:
+        while True:
+            keys = client.hkeys(f"bp:{site_key}:{PROCESSES}")
+            known = {k.decode() if isinstance(k, bytes) else str(k) for k in keys}
+            missing = [m for m in Leases(store, "").members() if m.id not in known]
+            if not missing:
+                return
+            if time.monotonic() > deadline:
+                m = missing[0]
+                raise ServeError(
+                    f"a process of this site (pid {m.pid} on {m.host}) uses another Redis: give "
+                    f"every process of the site the same --redis (this one has {_safe(url)})"
+                )
+            time.sleep(0.5)
+    except redis.RedisError as e:
+        raise ServeError(f"cannot use Redis at {_safe(url)}: {e}") from None
+    finally:
+        client.close()
 
 
 def _check_redis(url: str) -> None:

@@ -55,6 +55,9 @@ log = logging.getLogger("bonepile.server")
 
 SWEEP_EVERY = 1.0
 """Seconds between two looks for tables nobody live owns."""
+PROCESSES = "procs"
+"""The Redis hash of the site's processes (id: when last renewed): every process of the site
+must be found in the Redis of every other (see :func:`~bonepile.server.serve.serve`)."""
 FORWARD_BUDGET = 5.0
 """Seconds a replica waits for the owner's answer to a request before it checks the owner."""
 
@@ -104,6 +107,7 @@ class Site:
             self.leases.register, socket.gethostname(), os.getpid(), hub.started
         )
         await self.bus.subscribe(f"p:{self.me}", self._on_inbox)
+        self.bus.put(PROCESSES, self.me, time.time())  # this Redis knows this process
 
     async def stop(self) -> None:
         """Leave the site: the tables this process owns are free for the others at once."""
@@ -136,6 +140,8 @@ class Site:
                 continue
             if not live:
                 await self._lapsed()
+            elif self.bus is not None:
+                self.bus.put(PROCESSES, self.me, time.time())
 
     async def _lapsed(self) -> None:
         """This process's lease ran out (it was paused or cut off): every table it owned may be
@@ -453,4 +459,4 @@ def command_body(command: Command) -> dict[str, Any]:
     return command.to_json()
 
 
-__all__ = ["FORWARD_BUDGET", "MOVING", "SWEEP_EVERY", "Site"]
+__all__ = ["FORWARD_BUDGET", "MOVING", "PROCESSES", "SWEEP_EVERY", "Site"]
