@@ -543,3 +543,20 @@ def test_an_unknown_page_is_the_apps_not_found_page_and_an_unknown_api_path_is_j
         "error": "unknown",
         "message": "there is no such page",
     }
+
+
+def test_the_health_check_says_whether_the_process_can_serve(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r = client.get("/api/health")
+    assert r.status_code == 200
+    got = r.json()
+    assert got["ok"] is True and got["database"] is True and "redis" not in got
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    def down() -> None:
+        raise OSError("the database went away")
+
+    monkeypatch.setattr(hub.store, "ping", down)
+    r = client.get("/api/health")
+    assert r.status_code == 503 and r.json()["ok"] is False and r.json()["database"] is False

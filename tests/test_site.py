@@ -58,6 +58,10 @@ def test_three_processes_are_one_site(site: Site) -> None:
         time.sleep(0.2)
     else:
         raise AssertionError(f"the lobby differs between the processes: {lines}")
+    for s in (a, b, c):  # every process is healthy, and says which site it serves
+        health = eve.get(s, "/api/health")
+        assert health["ok"] and health["redis"] and health["database"], health
+    assert len({eve.get(s, "/api/health")["site"] for s in (a, b, c)}) == 1
     players = [Seat(b, table, made["token"]), Seat(c, table, joined["token"])]
     watcher = Seat(a, table, None)
     play(players)

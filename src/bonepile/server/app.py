@@ -220,6 +220,13 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def rules(game: str) -> dict[str, str]:
         return rules_html(game)
 
+    @app.get("/api/health")
+    async def health(request: Request) -> JSONResponse:
+        """Whether this process can serve (for a reverse proxy's health checks): its database
+        takes writes and answers, and (in a site) its Redis answers. 503 when not."""
+        got = await the_hub(request).health()
+        return JSONResponse(got, status_code=200 if got["ok"] else 503)
+
     @app.post("/api/tables")
     async def new_table(body: NewTable, request: Request) -> dict[str, Any]:
         clock = None

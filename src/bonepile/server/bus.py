@@ -148,6 +148,13 @@ class Bus:
                 self._outbox.task_done()
 
     # ------------------------------------------------------------------ publish and keys
+    async def ping(self) -> bool:
+        """Whether Redis answers within 2 s."""
+        try:
+            return bool(await asyncio.wait_for(self._client.ping(), 2.0))
+        except (RedisError, OSError, TimeoutError, AttributeError):
+            return False
+
     async def hgetall(self, key: str) -> dict[str, Any]:
         """Every field of the hash ``key`` (values from JSON)."""
         try:

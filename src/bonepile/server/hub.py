@@ -286,6 +286,23 @@ class Hub:
             await self._send_all(table)
         table.suspect = False
 
+    async def health(self) -> dict[str, Any]:
+        """This process's health: whether its database takes writes and answers, and (in a
+        site) its Redis; ``ok`` when all do."""
+        database = self.outage is None
+        if database:
+            try:
+                await asyncio.wait_for(asyncio.to_thread(self.store.ping), 5.0)
+            except Exception:
+                database = False
+        out: dict[str, Any] = {"process": self.process_id, "database": database}
+        if self.site is not None:
+            out["site"] = self.site.key
+            out["redis"] = await self.site.healthy()
+        out["tables"] = len(self.tables)
+        out["ok"] = database and out.get("redis", True)
+        return out
+
     def notice(self) -> dict[str, Any] | None:
         """What every player is told about the server now (``None``: nothing)."""
         if self.outage is None:

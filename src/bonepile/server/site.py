@@ -123,6 +123,10 @@ class Site:
         if self.bus is not None:
             await self.bus.close()
 
+    async def healthy(self) -> bool:
+        """Whether this process's Redis answers."""
+        return self.bus is not None and await self.bus.ping()
+
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         self._spawned.add(task)

@@ -507,6 +507,11 @@ class Store:
             row = conn.execute(select(games_t).where(games_t.c.id == game_id)).first()
         return None if row is None else _game(row)
 
+    def ping(self) -> None:
+        """Ask the database something (raises if it cannot answer)."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
