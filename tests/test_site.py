@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -266,3 +267,16 @@ def test_refusals_and_claims_are_the_same_through_any_process(site: Site) -> Non
     journal = site.journal(table)
     assert [e["type"] for e in journal].count("claim") == 1
     mine.close()
+
+
+def test_a_browsers_limits_hold_on_the_whole_site(site: Site) -> None:
+    a = site.add("--limit", "tables_per_client=2")
+    b = site.add("--limit", "tables_per_client=2")
+    ann = Browser()
+    body = {"game": "block", "seats": ["me", "greedy"]}
+    ann.post(a, "/api/tables", body)
+    ann.post(b, "/api/tables", body)
+    with pytest.raises(urllib.error.HTTPError) as e:  # a third, through either process
+        ann.post(a, "/api/tables", body)
+    assert e.value.code == 429 and int(e.value.headers["Retry-After"]) > 0
+    Browser().post(b, "/api/tables", body)  # another browser is not held to Ann's count

@@ -148,6 +148,28 @@ class Bus:
                 self._outbox.task_done()
 
     # ------------------------------------------------------------------ publish and keys
+    async def recent(self, key: str, since: float) -> list[float]:
+        """The times noted under ``key`` after ``since``, oldest first (older ones dropped)."""
+        try:
+            pipe = self._client.pipeline(transaction=True)
+            pipe.zremrangebyscore(self.name(key), "-inf", since)
+            pipe.zrange(self.name(key), 0, -1, withscores=True)
+            _, got = await pipe.execute()
+        except (RedisError, OSError) as e:
+            raise BusError(f"Redis refused a read: {_reason(e)}") from None
+        return [float(score) for _, score in got]
+
+    async def note(self, key: str, at: float, keep: float) -> None:
+        """Note the time ``at`` under ``key``, kept ``keep`` seconds."""
+        member = f"{at:.6f}:{os.urandom(4).hex()}"
+        try:
+            pipe = self._client.pipeline(transaction=True)
+            pipe.zadd(self.name(key), {member: at})
+            pipe.expire(self.name(key), max(1, int(keep) + 1))
+            await pipe.execute()
+        except (RedisError, OSError) as e:
+            raise BusError(f"Redis refused a write: {_reason(e)}") from None
+
     async def ping(self) -> bool:
         """Whether Redis answers within 2 s."""
         try:

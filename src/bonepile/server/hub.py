@@ -35,7 +35,16 @@ from bonepile.server.background import AnalysisPlaces, FinishedHands
 from bonepile.server.catalogue import BOT_SPECS
 from bonepile.server.collector import Collector
 from bonepile.server.commands import Command, apply_command
-from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TokenBucket, TooMany, wait_text
+from bonepile.server.limits import (
+    Counter,
+    Limits,
+    Local,
+    RateLimiter,
+    ServerBusy,
+    TokenBucket,
+    TooMany,
+    wait_text,
+)
 from bonepile.server.live import (
     Connection,
     Outage,
@@ -125,13 +134,25 @@ class Hub:
         self._ticker: asyncio.Task[None] | None = None
         self._probe: asyncio.Task[None] | None = None
         self._writer = Writer(store)
-        self._made_by_client = RateLimiter(self.limits.tables_per_client, self.limits.tables_window)
-        self._made_by_address = RateLimiter(
-            self.limits.tables_per_address, self.limits.tables_window
+        limits = self.limits
+
+        def counter(name: str, limit: int, window: float) -> Counter:
+            # a site counts them in its Redis: a browser sent round the site's processes by a
+            # proxy gets the limit once, not once a process
+            local = RateLimiter(limit, window)
+            return site.shared(name, local) if site is not None else Local(local)
+
+        self._made_by_client = counter(
+            "tables-client", limits.tables_per_client, limits.tables_window
         )
-        self._claims_by_table = RateLimiter(self.limits.claims_per_table, self.limits.claims_window)
-        self._claims_by_client = RateLimiter(
-            self.limits.claims_per_client, self.limits.claims_window
+        self._made_by_address = counter(
+            "tables-address", limits.tables_per_address, limits.tables_window
+        )
+        self._claims_by_table = counter(
+            "claims-table", limits.claims_per_table, limits.claims_window
+        )
+        self._claims_by_client = counter(
+            "claims-client", limits.claims_per_client, limits.claims_window
         )
         self.analyses = AnalysisPlaces(self.limits, clock)
         self.finished = FinishedHands(store)
@@ -339,7 +360,7 @@ class Hub:
         mine = [k for k, s in enumerate(seats) if s == "me"]
         if len(mine) > 1:
             raise RoomError("seats", "you can take one seat")
-        self._may_create(owner, address)
+        await self._may_create(owner, address)
         config = new_config(
             g.name,
             players,
@@ -357,7 +378,7 @@ class Hub:
         await self._new_table(room, owner, now)
         return table_id, seat, token
 
-    def _may_create(self, owner: str, address: str) -> None:
+    async def _may_create(self, owner: str, address: str) -> None:
         """Refuse a new table past the creator's limits or the server's."""
         if self.outage is not None:
             raise StorageDown("the server cannot save games right now: try again in a moment")
@@ -365,13 +386,13 @@ class Hub:
         if len(self.tables) >= self.limits.max_tables:
             raise ServerBusy("the server has as many tables as it can hold: try again later")
         for limiter, key in ((self._made_by_client, owner), (self._made_by_address, address)):
-            wait = limiter.check(key, now)
+            wait = await limiter.check(key, now)
             if wait is not None:
                 raise TooMany(
                     f"you have made many tables lately: try again in {wait_text(wait)}", wait
                 )
-        self._made_by_client.hit(owner, now)
-        self._made_by_address.hit(address, now)
+        await self._made_by_client.hit(owner, now)
+        await self._made_by_address.hit(address, now)
 
     async def _new_table(self, room: Room, creator: str, now: float) -> Table:
         """Store a new room with its first entries, then keep it: nothing of it is in memory
@@ -437,7 +458,7 @@ class Hub:
         now = self.now()
         keys = ((self._claims_by_table, table_id), (self._claims_by_client, owner))
         for limiter, key in (*keys, (self._claims_by_client, address)):
-            wait = limiter.check(key, now)
+            wait = await limiter.check(key, now)
             if wait is not None:
                 raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
         try:
@@ -447,7 +468,7 @@ class Hub:
         except RoomError as e:
             if e.code == "claim":
                 for limiter, key in (*keys, (self._claims_by_client, address)):
-                    limiter.hit(key, now)
+                    await limiter.hit(key, now)
             raise
         return (int(got[0]), str(got[1]))
 

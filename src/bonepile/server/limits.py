@@ -99,6 +99,32 @@ def changed_limits(changes: Mapping[str, float]) -> Limits:
     return dataclasses.replace(Limits(), **values)  # type: ignore[arg-type]
 
 
+class Counter:
+    """A limit on events per key, checked and counted without blocking: this process's own
+    (:class:`RateLimiter`, here) or one a site shares (:class:`~bonepile.server.site.Shared`)."""
+
+    async def check(self, key: str, now: float) -> float | None:
+        """``None`` if ``key`` may act now, else the seconds until it may (nothing counted)."""
+        raise NotImplementedError
+
+    async def hit(self, key: str, now: float) -> None:
+        """Count an event for ``key``."""
+        raise NotImplementedError
+
+
+class Local(Counter):
+    """A :class:`RateLimiter` of this process as a :class:`Counter`."""
+
+    def __init__(self, limiter: RateLimiter) -> None:
+        self.limiter = limiter
+
+    async def check(self, key: str, now: float) -> float | None:
+        return self.limiter.check(key, now)
+
+    async def hit(self, key: str, now: float) -> None:
+        self.limiter.hit(key, now)
+
+
 class RateLimiter:
     """At most ``limit`` events per key in any ``window`` seconds (a sliding window).
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import logging
 import math
@@ -44,6 +45,7 @@ from bonepile.errors import BonepileError
 from bonepile.server.bus import Bus, BusError
 from bonepile.server.commands import Command
 from bonepile.server.leases import LEASE_TTL, RENEW_EVERY, Leases
+from bonepile.server.limits import Counter, RateLimiter
 from bonepile.server.ownership import MOVING, Remote
 from bonepile.server.room import RoomError
 from bonepile.server.store import StorageDown
@@ -122,6 +124,10 @@ class Site:
                 await asyncio.to_thread(self.leases.retire)
         if self.bus is not None:
             await self.bus.close()
+
+    def shared(self, name: str, local: RateLimiter) -> Shared:
+        """The limit ``local`` (its count and window), counted for the whole site."""
+        return Shared(self, name, local)
 
     async def healthy(self) -> bool:
         """Whether this process's Redis answers."""
@@ -447,6 +453,38 @@ class Site:
                 hub.relist(table)
 
 
+class Shared(Counter):
+    """A limit counted for the whole site, in Redis (a sorted set of event times per key,
+    kept for the window); while Redis cannot answer, this process's own count stands in."""
+
+    def __init__(self, site: Site, name: str, local: RateLimiter) -> None:
+        self.site = site
+        self.name = name
+        self.local = local
+
+    def _key(self, key: str) -> str:
+        return f"rl:{self.name}:{hashlib.sha256(key.encode()).hexdigest()[:24]}"
+
+    async def check(self, key: str, now: float) -> float | None:
+        bus = self.site.bus
+        if bus is None:
+            return self.local.check(key, now)
+        try:
+            times = await bus.recent(self._key(key), now - self.local.window)
+        except BusError:
+            return self.local.check(key, now)
+        if len(times) < self.local.limit:
+            return None
+        return max(0.0, times[-self.local.limit] + self.local.window - now)
+
+    async def hit(self, key: str, now: float) -> None:
+        self.local.hit(key, now)
+        bus = self.site.bus
+        if bus is not None:
+            with contextlib.suppress(BusError):
+                await bus.note(self._key(key), now, self.local.window)
+
+
 def _refusal(code: str, message: str, wait: Any) -> BonepileError:
     """The owner's refusal, raised here as it was there."""
     if code == "storage":
@@ -463,4 +501,4 @@ def command_body(command: Command) -> dict[str, Any]:
     return command.to_json()
 
 
-__all__ = ["FORWARD_BUDGET", "MOVING", "PROCESSES", "SWEEP_EVERY", "Site"]
+__all__ = ["FORWARD_BUDGET", "MOVING", "PROCESSES", "SWEEP_EVERY", "Shared", "Site"]
