@@ -236,6 +236,7 @@ class Site:
             table.thinking.cancel()
             table.thinking = None
         await self.follow(table)
+        self._spawn(hub.replicas.catch_up(table))  # what the new owner stored meanwhile
         self._spawn(self.locate(table))
 
     async def locate(self, table: Table) -> str | None:
