@@ -280,3 +280,29 @@ def test_a_browsers_limits_hold_on_the_whole_site(site: Site) -> None:
         ann.post(a, "/api/tables", body)
     assert e.value.code == 429 and int(e.value.headers["Retry-After"]) > 0
     Browser().post(b, "/api/tables", body)  # another browser is not held to Ann's count
+
+
+def test_an_owner_paused_past_its_lease_never_stores_a_move_again(site: Site) -> None:
+    a, b = site.add(), site.add()
+    ann = Browser()
+    made = ann.post(a, "/api/tables", {"game": "draw", "seats": ["me", "greedy"]})
+    table = made["id"]
+    me = Seat(b, table, made["token"])
+    play([me], moves=2)
+    assert a.proc is not None and b.proc is not None
+    os.kill(a.proc.pid, signal.SIGSTOP)  # A stops, sure it owns the table, its lease runs out
+    try:
+        play([me], moves=2, within=90)  # B takes the table over and the hand goes on
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)  # A wakes up: whatever it wanted to store is refused
+    play([me], within=120)
+    owner, epoch = site.lease(table)
+    assert owner == b.proc.pid and epoch >= 2
+    moves = [e for e in site.journal(table) if e["type"] == "move"]
+    assert me.last is not None and len(moves) == len(me.last["view"]["history"])
+    assert sorted(m["id"] for m in moves if m.get("id")) == sorted(me.acked)
+    deadline = time.monotonic() + 30
+    while a.proc.pid not in site.live_pids() and time.monotonic() < deadline:
+        time.sleep(0.5)  # A joined the site again, under a new id
+    assert a.proc.pid in site.live_pids()
+    me.close()
