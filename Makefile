@@ -1,6 +1,6 @@
 # bonepile: `make run` starts the web app (SQLite in .data/), `make test` runs every check.
-# Both set up .venv first; the browser tests use Debian's chromium and the terminal app's tests
-# tmux, both installed here if missing.
+# Both set up .venv first; the browser tests use Debian's chromium, the terminal app's tests
+# tmux and the deployment's proxy test nginx, each installed here if missing.
 # The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
 # build (.venv-compiled), which the benchmarks use. That one is what a normal `pip install .`
 # builds where a C compiler works; BONEPILE_COMPILE=1 makes it fail there instead of falling
@@ -15,12 +15,13 @@ CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
 CHROMIUM := /usr/bin/chromium
 TMUX := /usr/bin/tmux
+NGINX := /usr/sbin/nginx
 DATA ?= .data
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux
+.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux nginx
 
 # running needs bonepile with its server and terminal-app extras; testing adds the test tools
 $(RSTAMP): pyproject.toml setup.py
@@ -53,7 +54,12 @@ tmux:
 	@test -x $(TMUX) || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \
 		|| echo "tmux could not be installed: the terminal app's tmux tests will say so"
 
-test: $(STAMP) chromium tmux lint typecheck pytest pytest-compiled
+# the deployment's proxy configuration is tested with nginx in front of a real site
+nginx:
+	@test -x $(NGINX) || (apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null) \
+		|| echo "nginx could not be installed: the proxy test will say so"
+
+test: $(STAMP) chromium tmux nginx lint typecheck pytest pytest-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py

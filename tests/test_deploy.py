@@ -1,9 +1,16 @@
 """The deployment files in deploy/: the compose file's bonepile command is one the command line
-takes, every service it names exists, and the proxy passes the tables' sockets on. (The project's
-machines have no Docker: the site itself is tested with real processes in test_site.py.)"""
+takes, every service it names exists, and its nginx configuration, in front of a real site of
+two workers on this machine's PostgreSQL and Redis, serves a hand from start to end. (The
+project's machines have no Docker, so the compose file itself is not run.)"""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import time
+import types
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -46,3 +53,57 @@ def test_the_proxy_passes_sockets_and_the_client_address_on() -> None:
         assert line in conf
     docker = (DEPLOY / "Dockerfile").read_text()
     assert "'.[server]'" in docker and "USER bonepile" in docker
+
+
+NO_NGINX = "nginx is not installed (make test installs it)"
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason=NO_NGINX)
+def test_the_proxy_config_serves_a_whole_site(tmp_path: Path) -> None:
+    """deploy/nginx.conf in front of a site of two workers (the compose file's app, on this
+    machine's PostgreSQL and Redis): a hand is set up and played through the proxy."""
+    from live_server import free_port
+    from site_servers import Browser, Seat, Site, play, services_or_skip
+
+    services_or_skip()
+    site = Site(tmp_path)
+    proc = None
+    try:
+        app = site.add("--workers", "2")
+        port = free_port()
+        conf = (DEPLOY / "nginx.conf").read_text()
+        conf = conf.replace("server app:8000;", f"server 127.0.0.1:{app.port};")
+        conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+        main = tmp_path / "nginx.conf"
+        main.write_text(
+            f"daemon off;\npid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
+            "events {}\nhttp {\n"
+            f"access_log off;\nclient_body_temp_path {tmp_path}/body;\n"
+            f"proxy_temp_path {tmp_path}/proxy;\n{conf}\n}}\n"
+        )
+        proc = subprocess.Popen(["nginx", "-c", str(main), "-p", str(tmp_path)])
+        proxy = types.SimpleNamespace(port=port, base=f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(proxy.base + "/api/health", timeout=5) as r:
+                    assert json.loads(r.read())["ok"]
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        ann, bob = Browser(), Browser()
+        made = ann.post(proxy, "/api/tables", {"game": "block", "seats": ["me", "open"]})
+        joined = bob.post(proxy, f"/api/tables/{made['id']}/join", {"name": "Bob"})
+        seats = [Seat(proxy, made["id"], made["token"]), Seat(proxy, made["id"], joined["token"])]
+        play(seats)
+        assert all(s.last is not None and s.last["status"] == "over" for s in seats)
+        for s in seats:
+            s.close()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(30)
+        logs = site.close()
+        assert "Traceback" not in logs, logs[-3000:]
