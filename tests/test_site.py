@@ -104,7 +104,7 @@ def test_a_process_killed_mid_hand_loses_no_acknowledged_move(site: Site) -> Non
     acked = players[0].acked + players[1].acked
     stored = _moves(site.journal(table))
     assert sorted(stored) == sorted(acked), "every acknowledged move stored once, nothing else"
-    assert taken < 30, f"the table was taken over after {taken:.1f} s"
+    assert taken < 45, f"the table was taken over after {taken:.1f} s"
     for s in players:
         s.close()
 
