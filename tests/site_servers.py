@@ -81,32 +81,31 @@ class Site:
         finally:
             store.close()
 
+    def _rows(self, sql: str, **params: Any) -> list[Any]:
+        """The rows of one query on the site's database."""
+        engine = create_engine(engine_url(self.url))
+        try:
+            with engine.connect() as conn:
+                return list(conn.execute(text(sql), params).all())
+        finally:
+            engine.dispose()
+
     def lease(self, table: str) -> tuple[int | None, int]:
         """The pid of the process that owns the table (``None``: nobody live) and its epoch."""
-        engine = create_engine(engine_url(self.url))
-        with engine.connect() as conn:
-            row = conn.execute(
-                text(
-                    "SELECT p.pid, l.epoch FROM table_leases l LEFT JOIN processes p"
-                    " ON p.id = l.owner AND p.expires > extract(epoch FROM clock_timestamp())"
-                    " WHERE l.table_id = :t"
-                ),
-                {"t": table},
-            ).one()
-        engine.dispose()
-        return row[0], int(row[1])
+        pid, epoch = self._rows(
+            "SELECT p.pid, l.epoch FROM table_leases l LEFT JOIN processes p"
+            " ON p.id = l.owner AND p.expires > extract(epoch FROM clock_timestamp())"
+            " WHERE l.table_id = :t",
+            t=table,
+        )[0]
+        return pid, int(epoch)
 
     def live_pids(self) -> set[int]:
         """The pids of the site's live processes (in the database)."""
-        engine = create_engine(engine_url(self.url))
-        with engine.connect() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT pid FROM processes WHERE mode = 'site'"
-                    " AND expires > extract(epoch FROM clock_timestamp())"
-                )
-            ).all()
-        engine.dispose()
+        rows = self._rows(
+            "SELECT pid FROM processes WHERE mode = 'site'"
+            " AND expires > extract(epoch FROM clock_timestamp())"
+        )
         return {int(r[0]) for r in rows}
 
     def close(self) -> str:
@@ -118,10 +117,7 @@ class Site:
             server.log.close()
             logs.append(server.log_path.read_text(errors="replace"))
         try:
-            engine = create_engine(engine_url(self.url))
-            with engine.connect() as conn:
-                key = conn.execute(text("SELECT key FROM site WHERE id = 1")).scalar()
-            engine.dispose()
+            key = self._rows("SELECT key FROM site WHERE id = 1")[0][0]
         except Exception:
             key = None
         admin = create_engine(engine_url(PG), isolation_level="AUTOCOMMIT")

@@ -26,6 +26,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from bonepile.errors import BonepileError
+from bonepile.server.store import safe_url
 
 log = logging.getLogger("bonepile.server")
 
@@ -85,7 +86,7 @@ class Bus:
             self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
         except (RedisError, OSError, ValueError) as e:
             await self.close()
-            raise BusError(f"cannot reach Redis at {_safe(self.url)}: {_reason(e)}") from None
+            raise BusError(f"cannot reach Redis at {safe_url(self.url)}: {_reason(e)}") from None
         self._reader = asyncio.create_task(self._read_forever())
         self._writer = asyncio.create_task(self._write_forever())
 
@@ -266,15 +267,6 @@ class Bus:
 def _reason(e: BaseException) -> str:
     lines = str(e).strip().splitlines()
     return lines[0] if lines else type(e).__name__
-
-
-def _safe(url: str) -> str:
-    """``url`` without its password."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
-    return url
 
 
 __all__ = ["Bus", "BusError", "Handler"]

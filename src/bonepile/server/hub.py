@@ -484,20 +484,11 @@ class Hub:
         process that owns it."""
         if self.site is not None and not table.site.owned:
             return await self.site.forward(table, "cmd", command.to_json())
-        return await self.run_owned(table, "cmd", command.to_json())
+        return await self._carry_out(table, command)
 
-    async def run_owned(self, table: Table, op: str, body: Any) -> Any:
-        """Carry out a request on a table this process decides: a command (``cmd``) or a
-        rematch (``rematch``: ``{"seat", "token"}``). Once begun it runs to its end, even if
-        the caller is cancelled."""
-        if op == "rematch" and isinstance(body, dict):
-            seat, token = body.get("seat"), body.get("token")
-            if not isinstance(seat, int) or not isinstance(token, str | None):
-                raise RoomError("bad_message", "a rematch names its seat")
-            return await unbroken(self._rematch(table, seat, token))
-        if op != "cmd":
-            raise RoomError("bad_message", f"unknown request {op!r}")
-        command = Command.from_json(body)
+    async def _carry_out(self, table: Table, command: Command) -> Any:
+        """Carry ``command`` out on a table this process decides. Once begun it runs to its
+        end, even if the caller is cancelled."""
 
         async def run() -> Any:
             async with table.lock:
@@ -507,15 +498,27 @@ class Hub:
 
         return await unbroken(run())
 
+    async def run_owned(self, table: Table, op: str, body: Any) -> Any:
+        """Carry out a request another process of the site sent for a table this one decides:
+        a command (``cmd``, as JSON) or a rematch (``rematch``: ``{"seat", "token"}``)."""
+        if op == "rematch" and isinstance(body, dict):
+            seat, token = body.get("seat"), body.get("token")
+            if not isinstance(seat, int) or not isinstance(token, str | None):
+                raise RoomError("bad_message", "a rematch names its seat")
+            return await unbroken(self._rematch(table, seat, token))
+        if op != "cmd":
+            raise RoomError("bad_message", f"unknown request {op!r}")
+        return await self._carry_out(table, Command.from_json(body))
+
     async def rematch(self, table_id: str, conn: Connection) -> str:
         """Set up the same table again, every person in their seat; returns its id."""
         table = self.get(table_id)
         if conn.seat is None:
             raise RoomError("rematch", "only a player at the table can ask for a rematch")
-        body = {"seat": conn.seat, "token": conn.token}
         if self.site is not None and not table.site.owned:
+            body = {"seat": conn.seat, "token": conn.token}
             return str(await self.site.forward(table, "rematch", body))
-        return str(await self.run_owned(table, "rematch", body))
+        return await unbroken(self._rematch(table, conn.seat, conn.token))
 
     async def _rematch(self, table: Table, seat: int, token: str | None) -> str:
         async with table.lock:
@@ -937,15 +940,21 @@ class Hub:
                     if table.room.match.needs_deal:
                         await self._change(table, lambda r, now: r.next_hand(None, now))
             return
-        for k, s in enumerate(room.seats):
-            if s.away_bot and s.connected:
-                async with table.lock:
-                    await self._change(table, partial(hand_back, k))
+        if any(s.away_bot and s.connected for s in room.seats):
+            async with table.lock:
+                await self._hand_back_present(table)
         absent = room.absent(now)
         if absent != table.told_absent:
             table.told_absent = absent
             await self._resend_all(table)
         self._schedule_bot(table)
+
+    async def _hand_back_present(self, table: Table) -> None:
+        """Give every seat a bot played while its player was away back to its player, now
+        connected (with the table's lock held)."""
+        for k, s in enumerate(table.room.seats):
+            if s.away_bot and s.connected:
+                await self._change(table, partial(hand_back, k))
 
     async def _tick_replica(self, table: Table, now: float) -> None:
         """A table another process decides: forgotten once nobody here has looked at it for a

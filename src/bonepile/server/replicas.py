@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bonepile.errors import BonepileError
-from bonepile.server.live import Table, hand_back
+from bonepile.server.live import Table
 from bonepile.server.ownership import TAKEOVER_PAUSE, SiteTable
 from bonepile.server.room import RoomError, TableConfig, restore
 from bonepile.server.store import StorageDown
@@ -137,10 +136,8 @@ class Replicas:
             table.site.counted = total
             if self.hub._audience(table):
                 table.idle_since = now
-            for k, s in enumerate(room.seats):
-                if s.away_bot and s.connected:
-                    with contextlib.suppress(StorageDown, RoomError):
-                        await self.hub._change(table, partial(hand_back, k))
+            with contextlib.suppress(StorageDown, RoomError):  # the clock task tries again
+                await self.hub._hand_back_present(table)
             await self.hub._send_all(table)
             self.hub._relist(table)
             self.hub._schedule_bot(table)

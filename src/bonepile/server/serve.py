@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.errors import BonepileError
+from bonepile.server.store import safe_url
 
 
 class ServeError(BonepileError):
@@ -120,7 +121,7 @@ def serve(
         supervise(host, port, workers, folder, url, redis or "", quiet)
         return
     # one process per database unless they form a site (bonepile.server.exclusive)
-    held = hold_database(url, _safe(url), site=bool(redis))
+    held = hold_database(url, safe_url(url), site=bool(redis))
     try:
         bounds = changed_limits(limits or {})
     except ValueError as e:
@@ -146,9 +147,9 @@ def serve(
     app = create_app(settings, hub=hub)
     if listen_fd is None:
         print(f"bonepile is serving at {address(host, port)}  (open it in a browser)", flush=True)
-        print(f"data: {folder}  database: {_safe(url)}  stop with Ctrl-C", flush=True)
+        print(f"data: {folder}  database: {safe_url(url)}  stop with Ctrl-C", flush=True)
         if redis:
-            print(f"one of the site {site_key}: Redis at {_safe(redis)}", flush=True)
+            print(f"one of the site {site_key}: Redis at {safe_url(redis)}", flush=True)
     config = uvicorn.Config(
         app,
         **uvicorn_options(
@@ -200,11 +201,11 @@ def _same_redis(store: Any, url: str, site_key: str) -> None:
                 m = missing[0]
                 raise ServeError(
                     f"a process of this site (pid {m.pid} on {m.host}) uses another Redis: give "
-                    f"every process of the site the same --redis (this one has {_safe(url)})"
+                    f"every process of the site the same --redis (this one has {safe_url(url)})"
                 )
             time.sleep(0.5)
     except redis.RedisError as e:
-        raise ServeError(f"cannot use Redis at {_safe(url)}: {e}") from None
+        raise ServeError(f"cannot use Redis at {safe_url(url)}: {e}") from None
     finally:
         client.close()
 
@@ -222,15 +223,6 @@ def _check_redis(url: str) -> None:
         client.ping()
     except (redis.RedisError, OSError, ValueError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ServeError(f"cannot reach Redis at {_safe(url)}: {reason}") from None
+        raise ServeError(f"cannot reach Redis at {safe_url(url)}: {reason}") from None
     finally:
         client.close()
-
-
-def _safe(url: str) -> str:
-    """A database URL without its password."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
-    return url

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 
 from bonepile.errors import BonepileError
 from bonepile.server.bus import Bus, BusError
-from bonepile.server.commands import Command
 from bonepile.server.leases import LEASE_TTL, RENEW_EVERY, Leases
 from bonepile.server.limits import Counter, RateLimiter
 from bonepile.server.ownership import MOVING, Remote
@@ -82,7 +81,6 @@ class Site:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[Any]] = set()
-        self._stopping = False
 
     # ------------------------------------------------------------------ life
     async def start(self, hub: Hub) -> None:
@@ -113,7 +111,6 @@ class Site:
 
     async def stop(self) -> None:
         """Leave the site: the tables this process owns are free for the others at once."""
-        self._stopping = True
         for task in (*self._tasks, *self._spawned):
             task.cancel()
         for task in self._tasks:
@@ -241,12 +238,12 @@ class Site:
 
     async def locate(self, table: Table) -> str | None:
         """Who owns the table now (read from the database), kept on the table."""
-        assert self.leases is not None
-        lease = await asyncio.to_thread(self.leases.locate, table.room.id)
-        if lease is not None and lease.live and lease.owner != self.me:
-            table.site.owner = lease.owner
-            await self.here(table)
-            return lease.owner
+        with contextlib.suppress(RoomError):
+            owner, _, live = await self.owner_of(table.room.id)
+            if live and owner is not None and owner != self.me:
+                table.site.owner = owner
+                await self.here(table)
+                return owner
         return None
 
     async def owner_of(self, table_id: str) -> tuple[str | None, int, bool]:
@@ -495,11 +492,6 @@ def _refusal(code: str, message: str, wait: Any) -> BonepileError:
 
         return TooMany(message, float(wait) if isinstance(wait, int | float) else 1.0)
     return RoomError(code, message)
-
-
-def command_body(command: Command) -> dict[str, Any]:
-    """A command as the body of a request."""
-    return command.to_json()
 
 
 __all__ = ["FORWARD_BUDGET", "MOVING", "PROCESSES", "SWEEP_EVERY", "Shared", "Site"]

@@ -278,9 +278,11 @@ class Store:
             if faults is not None:
                 event.listen(self.engine, "before_cursor_execute", self._fault)
         except SQLAlchemyError as e:
-            raise StoreError(f"cannot open the database {_safe(url)}: {_reason(e)}") from None
+            raise StoreError(f"cannot open the database {safe_url(url)}: {_reason(e)}") from None
         except OSError as e:
-            raise StoreError(f"cannot open the database {_safe(url)}: {e.strerror or e}") from None
+            raise StoreError(
+                f"cannot open the database {safe_url(url)}: {e.strerror or e}"
+            ) from None
 
     def _engine(self) -> Engine:
         if self.url.startswith("sqlite"):
@@ -335,7 +337,7 @@ class Store:
                 engine.dispose()
             return engine
         raise StoreError(
-            f"unsupported database URL {_safe(self.url)}: use sqlite:/// or postgresql://"
+            f"unsupported database URL {safe_url(self.url)}: use sqlite:/// or postgresql://"
         )
 
     def _migrate(self) -> None:
@@ -698,7 +700,8 @@ def _reason(e: SQLAlchemyError) -> str:
     return msg[0] if msg else type(e).__name__
 
 
-def _safe(url: str) -> str:
+def safe_url(url: str) -> str:
+    """``url`` without its password, to show to a person."""
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         creds, host = rest.rsplit("@", 1)
@@ -724,4 +727,5 @@ __all__ = [
     "Write",
     "engine_url",
     "metadata",
+    "safe_url",
 ]

@@ -67,8 +67,8 @@ def supervise(
 ) -> None:
     """Run ``workers`` worker processes on ``host``:``port`` until interrupted."""
     from bonepile.server.leases import expire_process
-    from bonepile.server.serve import _safe, address
-    from bonepile.server.store import Store
+    from bonepile.server.serve import address
+    from bonepile.server.store import Store, safe_url
 
     sock = _bind(host, port)
     env = {**os.environ, "BONEPILE_WORKERS": "1"}  # a worker supervises nothing
@@ -99,7 +99,7 @@ def supervise(
         start_one()
     print(f"bonepile is serving at {address(host, port)}  (open it in a browser)", flush=True)
     print(
-        f"data: {folder}  database: {_safe(database)}  Redis: {_safe(redis)}  "
+        f"data: {folder}  database: {safe_url(database)}  Redis: {safe_url(redis)}  "
         f"{workers} workers  stop with Ctrl-C",
         flush=True,
     )
