@@ -255,6 +255,11 @@ def test_refusals_and_claims_are_the_same_through_any_process(site: Site) -> Non
     # B is told at once and watches from then on
     code = mine.last["claim"]
     assert code
+    import redis
+
+    key = site._rows("SELECT key FROM site WHERE id = 1")[0][0]
+    listener = redis.Redis.from_url(REDIS).pubsub()
+    listener.subscribe(f"bp:{key}:t:{table}")  # what the bus carries of this table
     got = laptop.post(c, f"/api/tables/{table}/claim", {"code": code})
     assert got["seat"] == made["seat"] and got["token"] != made["token"]
     told = None
@@ -264,6 +269,14 @@ def test_refusals_and_claims_are_the_same_through_any_process(site: Site) -> Non
         if msg["type"] == "error" and msg["code"] == "token":
             told = msg
     assert told is not None, "the old device was not told its seat moved"
+    heard = []
+    while (m := listener.get_message(timeout=1.0)) is not None or not heard:
+        if m is None:
+            break
+        if m["type"] == "message":
+            heard.append(m["data"].decode())
+    listener.close()
+    assert heard and not any(code.replace("-", "") in h or '"claim"' in h for h in heard), heard
     journal = site.journal(table)
     assert [e["type"] for e in journal].count("claim") == 1
     mine.close()

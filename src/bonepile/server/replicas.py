@@ -75,6 +75,8 @@ class Replicas:
         raw = message.get("entries")
         if isinstance(raw, list):
             await self._follow(table, [(int(v), e) for v, e in raw if isinstance(e, dict)])
+        else:  # entries with a secret: read from the database
+            await self._follow(table, None)
 
     async def _follow(self, table: Table, entries: list[tuple[int, dict[str, Any]]] | None) -> None:
         """Apply ``entries`` to a replica; those it missed (a gap, or ``None``: any) are read

@@ -56,6 +56,8 @@ log = logging.getLogger("bonepile.server")
 
 SWEEP_EVERY = 1.0
 """Seconds between two looks for tables nobody live owns."""
+SECRET_ENTRIES = frozenset({"deal", "claim", "token"})
+"""Journal entries that hold a secret, read by replicas from the database, never sent on Redis."""
 PROCESSES = "procs"
 """The Redis hash of the site's processes (id: when last renewed): every process of the site
 must be found in the Redis of every other (see :func:`~bonepile.server.serve.serve`)."""
@@ -295,11 +297,13 @@ class Site:
             self._spawn(self.here(table))
 
     async def stored(self, table: Table, entries: list[tuple[int, dict[str, Any]]]) -> None:
-        """The owner stored ``entries``: the replicas hear them."""
-        await self._publish(
-            f"t:{table.room.id}",
-            {"k": "ent", "first": entries[0][0], "entries": entries, "epoch": table.site.epoch},
-        )
+        """The owner stored ``entries``: the replicas hear them. Entries that hold a secret (a
+        hand's seed, a claim code, a token's hash) never go on the bus: the replicas are told to
+        read them from the database."""
+        message: dict[str, Any] = {"k": "ent", "first": entries[0][0], "epoch": table.site.epoch}
+        if not any(e.get("type") in SECRET_ENTRIES for _, e in entries):
+            message["entries"] = entries
+        await self._publish(f"t:{table.room.id}", message)
 
     async def presence(self, table: Table, seats: list[list[Any]], watchers: int) -> None:
         """The owner's count of who is at the table, for the replicas."""
