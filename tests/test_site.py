@@ -110,30 +110,52 @@ def test_a_process_killed_mid_hand_loses_no_acknowledged_move(site: Site) -> Non
 
 
 def test_bots_move_exactly_once_when_their_process_dies(site: Site) -> None:
-    a, b = site.add(), site.add()
+    a, b = site.add("--bot-pace", "0.4"), site.add("--bot-pace", "0.4")
     ann = Browser()
     made = ann.post(a, "/api/tables", {"game": "block", "seats": ["me", "greedy"]})
-    bots = ann.post(a, "/api/tables", {"game": "block", "seats": ["greedy", "greedy"]})
+    # a long match of bots: its next hand waits for someone to watch and its bots wait for
+    # each other while watched, so however fast its first hand went unwatched, the table is
+    # still in play when its process dies
+    long_match = {"target_score": 500}
+    bots = ann.post(
+        a,
+        "/api/tables",
+        {"game": "block", "seats": ["greedy", "greedy"], "match": True, "options": long_match},
+    )
     table = made["id"]
     me = Seat(b, table, made["token"])
     watcher = Seat(b, bots["id"], None)  # a table of bots plays while someone watches
     play([me], moves=2)
+    watcher.read(0.5)
+    assert watcher.last is not None and watcher.last["status"] == "playing"
+    at_kill = watcher.last["hand_number"]
     a.kill()
     play([me], within=120)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    assert me.last is not None
+    moves = [e for e in site.journal(table) if e["type"] == "move"]
+    assert len(moves) == len(me.last["view"]["history"]), "a move stored twice, or one missing"
+    assert site.lease(table)[1] == 2
+    # the bots' table: every hand the watcher saw end, up to the one after the hand in play at
+    # the kill, holds in the journal exactly the moves the watcher saw
+    ended: dict[int, int] = {}
+    deadline = time.monotonic() + 150
+    while at_kill + 1 not in ended:
+        assert time.monotonic() < deadline, "the bots' table stopped after its process died"
         watcher.read(0.5)
-        if watcher.last is not None and watcher.last["status"] == "over":
-            break
-    else:
-        raise AssertionError("the bots' table did not finish after its process died")
-    for t, seen in ((table, me.last), (bots["id"], watcher.last)):
-        journal = site.journal(t)
-        moves = [e for e in journal if e["type"] == "move"]
-        assert seen is not None
-        plies = [h for h in seen["view"]["history"]]
-        assert len(moves) == len(plies), "a move stored twice, or one missing"
-        assert site.lease(t)[1] == 2
+        seen = watcher.last
+        assert seen is not None and seen["status"] == "playing", "the match ended too soon"
+        if len(seen["hands"]) == seen["hand_number"]:  # the current hand is over
+            ended[seen["hand_number"]] = len(seen["view"]["history"])
+    per_hand: dict[int, int] = {}
+    hand = 1
+    for entry in site.journal(bots["id"]):
+        if entry["type"] == "deal":
+            hand += 1
+        elif entry["type"] == "move":
+            per_hand[hand] = per_hand.get(hand, 0) + 1
+    for number, plies in ended.items():
+        assert per_hand.get(number, 0) == plies, f"hand {number}: a move stored twice or missing"
+    assert site.lease(bots["id"])[1] == 2
     me.close()
     watcher.close()
 
