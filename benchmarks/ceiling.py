@@ -100,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", action="store_true", help="print the README's table")
+    parser.add_argument("--check", type=int, default=0, help="also give the exact figures of "
+                        "the first N deals (what check() must give again)")  # fmt: skip
     args = parser.parse_args(argv)
     from bonepile.agents.ismcts import LEVELS
     from bonepile.games import get_game
@@ -144,7 +146,32 @@ def main(argv: list[str] | None = None) -> int:
         "players": n,
         "rows": rows,
     }
+    if args.check:
+        first = min(args.check, args.deals)
+        report["check"] = _tally([g for g in done if g["deal"] < first], first)
     return emit(report, markdown if args.markdown else None)
+
+
+def _tally(games: list[dict[str, Any]], deals: int) -> dict[str, Any]:
+    """What the games of the first ``deals`` deals must give again: each agent's hands won
+    (shares summed) and points margins summed, exact (no times)."""
+    out: dict[str, list[float]] = {}
+    for g in games:
+        won, points = out.setdefault(g["spec"], [0.0, 0.0])
+        out[g["spec"]] = [won + g["share"], points + g["points"]]
+    return {"deals": deals, "agents": {k: [round(w, 6), round(p, 6)] for k, (w, p) in out.items()}}
+
+
+def check(config: dict[str, Any], deals: int) -> dict[str, Any]:
+    """The check of a saved report's run (its ``config``) at ``deals`` deals, in this process:
+    the same games, so the same figures, as long as the code plays them the same."""
+    from bonepile.games import get_game
+
+    args = argparse.Namespace(**config)
+    n = args.players or get_game(args.game).default_players
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()] + [ORACLE]
+    jobs = [(spec, d, seat, args) for spec in specs for d in range(deals) for seat in range(n)]
+    return _tally([play(j) for j in jobs], deals)
 
 
 def markdown(report: dict[str, Any]) -> str:

@@ -1,9 +1,9 @@
 """Every strength table of the README, in one command, at one seed.
 
-    python benchmarks/strength.py [--deals 400] [--seed 1] [--workers 2]
+    python benchmarks/strength.py [--deals 400] [--seed N] [--workers 2]
                                   [--parts ladder,ceiling,openspiel,dominoes]
                                   [--only block,draw] [--markdown] [--save FILE | --no-save]
-    python benchmarks/strength.py --table   # the README's ladder table from the saved rows
+    python benchmarks/strength.py --table   # the README's tables from the saved rows
 
 * ``ladder``: for each game at its usual player count, on duplicate deals (``bonepile
   arena``): each rung of the game's ladder (``hints.ladder``: ``random``, ``greedy`` and the
@@ -15,16 +15,23 @@
   the one ``--table`` draws from the saved rows;
 * ``ceiling``: ``benchmarks/ceiling.py`` for each game: each level and ``greedy`` against a
   field of ``greedy``, beside the same search on the true deal (the share of the gap closed);
-* ``openspiel``: ``benchmarks/vs_openspiel.py`` (two-player block): ``ismcts:hard`` and
-  ``ismcts:expert``'s settings at OpenSpiel's simulations, 250 and 1,000, equal simulations,
-  both sides maximising points, with ``greedy`` and ``random`` beside them;
+* ``openspiel``: ``benchmarks/vs_openspiel.py`` (two-player block): hard's budget (with and
+  without exact endgames), ``greedy`` and ``random`` at OpenSpiel's 250 simulations, and
+  expert at 1,000, equal simulations, both sides maximising points;
 * ``dominoes``: ``benchmarks/vs_dominoes.py`` (four-player team block), hard and expert
   maximising points against the package's alpha-beta from move 6 with 32 sampled deals, hands
   and points.
 
-Every row plays ``--deals`` deals (400 by default) at ``--seed``; the parts run one after the
-other, each part's rows printed as they finish (stderr) and in one JSON object, or with
-``--markdown`` as the README's tables. The whole run takes hours on two cores.
+The reports of these three parts are saved in ``benchmarks/results/tables.json``
+(``--save-tables``), each with its command and a check (the ceiling's exact figures over its
+first deals, the peers' first hands as traces, ``benchmarks/traces.py``) that
+``tests/test_strength_tables.py`` replays; the README's tables are drawn from it
+(``--table``).
+
+Every row plays ``--deals`` deals (400 by default), each part at its seed (``PART_SEEDS``, or
+``--seed`` for all); the parts run one after the other, each part's rows printed as they
+finish (stderr) and in one JSON object, or with ``--markdown`` as the README's tables. The
+whole run takes hours on two cores.
 """
 
 from __future__ import annotations
@@ -49,6 +56,24 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "ladder.json"
 """The ladder's rows as last measured: the README's ladder table is drawn from this file, and
 the test suite re-runs each row's check (``tests/test_strength_figures.py``)."""
+
+TABLES = HERE / "results" / "tables.json"
+"""The ceiling's, OpenSpiel's and the dominoes package's reports as last measured, each with
+its command and check: the README's tables of those parts are drawn from this file, and the
+test suite replays the checks (``tests/test_strength_tables.py``)."""
+PART_SEEDS = {"ladder": 1, "ceiling": 1, "openspiel": 11, "dominoes": 21}
+"""Each part's seed (one seed a table)."""
+OPENSPIEL_ROWS = (
+    (250, "ismcts,ismcts:250:solve=12,greedy,random"),
+    (1000, "ismcts:expert"),
+)
+"""OpenSpiel's simulations a decision and the bonepile agents given as many."""
+DOMINOES_AGENTS = ("ismcts:hard:objective=points", "ismcts:expert:objective=points")
+"""bonepile's agents against the package's alpha-beta from move 6 with 32 sampled deals."""
+CEILING_CHECK = 4
+"""Deals of the ceiling's check."""
+TRACED_DEALS = 2
+"""Deals of each peer run kept as traces."""
 
 CHECK_DEALS = {"block": 8, "draw": 6, "doubles": 6, "super_dominoes": 1, "double_double": 1}
 """Deals of each row's check: the same run at this size, whose exact figures a re-run must
@@ -193,6 +218,72 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def runs(part: str, games: list[str]) -> list[tuple[str, str, list[str]]]:
+    """The runs of ``part`` (ceiling, openspiel or dominoes): each one's key in the saved
+    tables, its script and its options (deals, seed and workers aside)."""
+    if part == "ceiling":
+        return [(g, "ceiling.py", ["--game", g]) for g in games]
+    if part == "openspiel":
+        return [
+            (str(sims), "vs_openspiel.py", ["--sims", str(sims), "--agents", agents])
+            for sims, agents in OPENSPIEL_ROWS
+        ]
+    return [
+        (agent, "vs_dominoes.py", ["--agent", agent, "--start-move", "6", "--sample-size", "32"])
+        for agent in DOMINOES_AGENTS
+    ]
+
+
+def checks(part: str) -> list[str]:
+    """The options that keep a run's check: the ceiling's exact figures over its first deals,
+    or the peers' first hands as traces (``benchmarks/traces.py``)."""
+    if part == "ceiling":
+        return ["--check", str(CEILING_CHECK)]
+    return ["--traces", str(TRACED_DEALS)]
+
+
+def load_tables(path: Path = TABLES) -> dict[str, dict[str, Any]]:
+    """The saved reports of the ceiling, OpenSpiel and dominoes parts, by part and run."""
+    if not path.exists():
+        return {}
+    saved: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return saved
+
+
+def save_table(path: Path, part: str, key: str, report: dict[str, Any]) -> None:
+    """Save ``report`` as run ``key`` of ``part``, replacing the one saved before."""
+    saved = load_tables(path)
+    saved.setdefault(part, {})[key] = report
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def tables_markdown(saved: dict[str, dict[str, Any]]) -> str:
+    """The README's ceiling, OpenSpiel and dominoes tables, from the saved reports, each under
+    the command that measured it."""
+    sys.path.insert(0, str(HERE))
+    import ceiling
+    import vs_dominoes
+    import vs_openspiel
+
+    text: list[str] = []
+    for report in saved.get("ceiling", {}).values():
+        text += [_command(report), "", ceiling.markdown(report), ""]
+    for report in saved.get("openspiel", {}).values():
+        text += [_command(report), "", vs_openspiel.markdown(report), ""]
+    dominoes = list(saved.get("dominoes", {}).values())
+    if dominoes:
+        commands = "\n".join(f"- {_command(r)}" for r in dominoes)
+        text += [commands, "", vs_dominoes.markdown(dominoes), ""]
+    return "\n".join(text).strip()
+
+
+def _command(report: dict[str, Any]) -> str:
+    return f"`{report['command']}`"
+
+
 def _ms(ms: float) -> str:
     return "under 1 ms" if ms < 1 else f"{ms:.0f} ms"
 
@@ -211,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=400, help="deals a row")
     parser.add_argument("--only", default=",".join(GAMES), help="games, comma-separated")
     parser.add_argument("--parts", default=",".join(PARTS), help="parts, comma-separated")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, help="every part's seed (by default each part's: "
+                        "ladder and ceiling 1, openspiel 11, dominoes 21)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--markdown", action="store_true", help="print the README's tables")
     parser.add_argument(
@@ -219,7 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         help="where the ladder's rows are saved, each as it is done "
         "(default benchmarks/results/ladder.json)",
     )  # fmt: skip
-    parser.add_argument("--no-save", action="store_true", help="save no rows")
+    parser.add_argument(
+        "--save-tables", type=Path, default=TABLES,
+        help="where the other parts' reports are saved (default benchmarks/results/tables.json)",
+    )  # fmt: skip
+    parser.add_argument("--no-save", action="store_true", help="save no rows or reports")
     parser.add_argument(
         "--climb", action="store_true",
         help="ladder part: build each game's ladder from the runs (each level against the top "
@@ -227,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--table", action="store_true",
-        help="only print the README's ladder table from the saved rows (runs nothing)",
+        help="only print the README's tables from the saved rows and reports (runs nothing)",
     )  # fmt: skip
     parser.add_argument(
         "--levels", default=",".join(SEARCH_LADDER),
@@ -236,43 +332,41 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.table:
         print(ladder_markdown(load(args.save)))
+        print()
+        print(tables_markdown(load_tables(args.save_tables)))
         return 0
     parts = [p for p in args.parts.split(",") if p]
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
         parser.error(f"unknown parts {unknown} (parts: {', '.join(PARTS)})")
     games = [get_game(g).name for g in args.only.split(",") if g]
-    common = ["--deals", str(args.deals), "--seed", str(args.seed)]
-    workers = ["--workers", str(args.workers)]
     out: dict[str, Any] = {}
     if "ladder" in parts:
         save = None if args.no_save else args.save
+        seed = PART_SEEDS["ladder"] if args.seed is None else args.seed
         levels = tuple(x if ":" in x else f"ismcts:{x}" for x in args.levels.split(",") if x)
         out["ladder"] = [
             r
             for g in games
             for r in (
-                climb(g, args.deals, args.seed, args.workers, save, levels)
+                climb(g, args.deals, seed, args.workers, save, levels)
                 if args.climb
-                else ladder(g, args.deals, args.seed, args.workers, save)
+                else ladder(g, args.deals, seed, args.workers, save)
             )
         ]
-    if "ceiling" in parts:
-        out["ceiling"] = [_script("ceiling.py", "--game", g, *common, *workers) for g in games]
-    if "openspiel" in parts:
-        out["openspiel"] = [
-            _script("vs_openspiel.py", "--sims", str(sims), "--agents", agents, *common, *workers)
-            for sims, agents in (
-                (250, "ismcts,ismcts:250:belief=4,greedy,random"),
-                (1000, "ismcts,ismcts:1000:belief=4"),
-            )
-        ]
-    if "dominoes" in parts:
-        out["dominoes"] = [
-            _script("vs_dominoes.py", "--agent", f"ismcts:{level}:objective=points",
-                    "--start-move", "6", "--sample-size", "32", *common, *workers)
-            for level in ("hard", "expert")
-        ]  # fmt: skip
+    tables = None if args.no_save else args.save_tables
+    for part in ("ceiling", "openspiel", "dominoes"):
+        if part not in parts:
+            continue
+        seed = str(PART_SEEDS[part] if args.seed is None else args.seed)
+        out[part] = []
+        for key, name, options in runs(part, games):
+            command = [name, *options, "--deals", str(args.deals), "--seed", seed]
+            report = _script(*command, "--workers", str(args.workers), *checks(part))
+            report["command"] = " ".join(["python", f"benchmarks/{name}", *command[1:]])
+            out[part].append(report)
+            if tables is not None:
+                save_table(tables, part, key, report)
     if args.markdown:
         print(markdown(out))
         return 0
@@ -301,8 +395,10 @@ def markdown(out: dict[str, Any]) -> str:
         text += ["### The ceiling", "", ceiling.markdown(report), ""]
     for report in out.get("openspiel", []):
         text += ["### OpenSpiel's ISMCTS", "", vs_openspiel.markdown(report), ""]
-    for report in out.get("dominoes", []):
-        text += ["### The dominoes package", "", "```json", json.dumps(report, indent=2), "```"]
+    if out.get("dominoes"):
+        import vs_dominoes
+
+        text += ["### The dominoes package", "", vs_dominoes.markdown(out["dominoes"])]
     return "\n".join(text)
 
 

@@ -35,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from figures import interval
+from traces import trace_of
 
 
 def _bonepile_action(d: Any, left: bool, board: Any, state: Any) -> Any:
@@ -87,11 +88,12 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
     hands = [[Tile(d.first, d.second) for d in h] for h in game.hands]
     rest = [t for t in get_game("block").deck(4, get_game("block").make_options()) if all(
         t not in h for h in hands)]  # fmt: skip
-    state = get_game("block").new(
-        4, options={"teams": True, "lead": "seat0_any"}, deal=(hands, rest)
-    )
+    options = {"teams": True, "lead": "seat0_any"}
+    state = get_game("block").new(4, options=options, deal=(hands, rest))
     ours = {0, 2} if ours_even else {1, 3}
-    agent = make_agent(args.agent or f"ismcts:{args.level}", args.seed + deal)
+    spec = args.agent or f"ismcts:{args.level}"
+    agent = make_agent(spec, args.seed + deal)
+    trace = trace_of(state, options, sorted(ours), spec, args.seed + deal)
     alphabeta = dominoes.players.probabilistic_alphabeta(
         start_move=args.start_move, sample_size=args.sample_size
     )
@@ -100,12 +102,15 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
         seat = game.turn
         while state.legal_actions() == (PASS,):
             state = state.apply(PASS)  # the package skips a blocked seat by itself
+            trace["actions"].append(str(PASS))
         assert state.actor == seat, (state.actor, seat)
         start = time.perf_counter()
         if seat in ours:
             chosen = agent.act(view(state, seat))
             d, left = _package_move(chosen, game)
             action = _bonepile_action(d, left, game.board, state)  # the end the package used
+            if action != chosen:
+                trace["chosen"][str(len(trace["actions"]))] = str(chosen)
             who = "bonepile"
         else:
             dominoes.players.bota_gorda(game)
@@ -117,11 +122,38 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
         think[who][1] += 1
         game.make_move(d, left)
         state = state.apply(action)
+        trace["actions"].append(str(action))
+    while state.actor is not None and state.legal_actions() == (PASS,):  # a blocked hand's end
+        state = state.apply(PASS)
+        trace["actions"].append(str(PASS))
     points = game.result.points  # > 0: seats 0+2 won; < 0: seats 1+3 won; 0: a tie
     share = 0.5 if points == 0 else (1.0 if (points > 0) == ours_even else 0.0)
     signed = abs(points) if share == 1.0 else (-abs(points) if share == 0.0 else 0)
     return {"deal": deal, "ours_even": ours_even, "share": share, "points": signed,
-            "won_by_domino": game.result.won, "think": think}  # fmt: skip
+            "won_by_domino": game.result.won, "think": think,
+            "trace": trace if deal < args.traces else None}  # fmt: skip
+
+
+def markdown(reports: list[dict[str, Any]]) -> str:
+    """The README's table: one row a report."""
+    out = [
+        "| the package's player | bonepile's agent | time a move (package / bonepile) | "
+        "bonepile's share of the hands | bonepile's points a hand |",
+        "|---|---|---|---|---|",
+    ]
+    for r in reports:
+        c = r["config"]
+        lo, hi = r["ci95"]
+        plo, phi = r["points_ci95"]
+        ms = r["ms_per_move"]
+        out.append(
+            f"| alpha-beta from move {c['start_move']}, {c['sample_size']} sampled deals | "
+            f"`{c['agent'] or 'ismcts:' + c['level']}` | "
+            f"{ms['alphabeta']:.0f} ms / {ms['bonepile']:.0f} ms | "
+            f"{r['bonepile_share']:.3f} ({lo:.3f}–{hi:.3f}), {r['hands']} hands | "
+            f"{r['bonepile_points_per_hand']:+.2f} ({plo:+.2f} to {phi:+.2f}) |"
+        )
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample-size", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes (the deals are split)")
+    parser.add_argument("--traces", type=int, default=0, help="the first N deals keep their "
+                        "hands' traces (see traces.py)")  # fmt: skip
     args = parser.parse_args(argv)
     try:
         import dominoes  # noqa: F401
@@ -170,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         "points_ci95": [round(plow, 2), round(phigh, 2)],
         "points_above_zero": plow > 0,
         "ms_per_move": {k: round(1000 * secs[k] / max(moves[k], 1), 1) for k in secs},
+        "traces": [g["trace"] for g in games if g["trace"] is not None],
     }
     json.dump(report, sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -44,6 +44,7 @@ from typing import Any
 
 import openspiel_block
 from figures import emit, interval
+from traces import trace_of
 
 CALIBRATION = 20
 """OpenSpiel decisions timed in each process before the first hand (for ``--equal-time``)."""
@@ -143,9 +144,11 @@ def _calibrate(args: argparse.Namespace) -> None:
             state.apply_action(action)
 
 
-def play(spec: str, deal: int, ours: int, args: argparse.Namespace) -> tuple[float, float]:
-    """One hand of deal ``deal`` with agent ``spec`` in seat ``ours``: its share (1, 0.5, 0)
-    and its points margin (OpenSpiel's return)."""
+def play(
+    spec: str, deal: int, ours: int, args: argparse.Namespace
+) -> tuple[float, float, dict[str, Any]]:
+    """One hand of deal ``deal`` with agent ``spec`` in seat ``ours``: its share (1, 0.5, 0),
+    its points margin (OpenSpiel's return) and its trace (:mod:`traces`)."""
     from open_spiel.python.games import block_dominoes
 
     from bonepile.actions import PASS
@@ -164,16 +167,19 @@ def play(spec: str, deal: int, ours: int, args: argparse.Namespace) -> tuple[flo
     tiles = [Tile(int(a), int(b)) for a, b in block_dominoes._DECK]
     hands = [[tiles[k] for k in order[:7]], [tiles[k] for k in order[7:14]]]
     rest = [tiles[k] for k in order[14:]]
-    state = get_game("block").new(2, options={"lead": "seat0_any"}, deal=(hands, rest))
+    options = {"lead": "seat0_any"}
+    state = get_game("block").new(2, options=options, deal=(hands, rest))
 
     seed = args.seed * 1_000_003 + deal * 2 + ours
     agent = make_agent(spec, seed)
+    trace = trace_of(state, options, [ours], spec, seed)
     timed = args.equal_time and hasattr(agent, "seconds")
     bot = _bot(game, seed, args)
     while not ospiel.is_terminal():
         seat = ospiel.current_player()
         while state.legal_actions() == (PASS,):
             state = state.apply(PASS)  # OpenSpiel skips a blocked player by itself
+            trace["actions"].append(str(PASS))
         assert state.actor == seat, (state.actor, seat)
         legal = ospiel.legal_actions()
         start = time.perf_counter()
@@ -196,8 +202,12 @@ def play(spec: str, deal: int, ours: int, args: argparse.Namespace) -> tuple[flo
             _CLOCK.moves[side] += 1
         ospiel.apply_action(chosen)
         state = state.apply(action)
+        trace["actions"].append(str(action))
+    while state.actor is not None and state.legal_actions() == (PASS,):  # a blocked hand's end
+        state = state.apply(PASS)
+        trace["actions"].append(str(PASS))
     margin = float(ospiel.returns()[ours])
-    return (0.5 if margin == 0 else (1.0 if margin > 0 else 0.0)), margin
+    return (0.5 if margin == 0 else (1.0 if margin > 0 else 0.0)), margin, trace
 
 
 def _deal(job: tuple[str, int, argparse.Namespace]) -> dict[str, Any]:
@@ -212,6 +222,7 @@ def _deal(job: tuple[str, int, argparse.Namespace]) -> dict[str, Any]:
         "points": (a[1] + b[1]) / 2,
         "time": {k: _CLOCK.time[k] - before[0][k] for k in _CLOCK.time},
         "moves": {k: _CLOCK.moves[k] - before[1][k] for k in _CLOCK.moves},
+        "traces": [a[2], b[2]] if deal < args.traces and not args.equal_time else [],
     }
 
 
@@ -233,6 +244,7 @@ def row(spec: str, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
         "share_above_even": share[1] > 0.5,
         "points_above_zero": points[1] > 0,
         "ms_per_decision": {k: round(1000 * secs[k] / max(moves[k], 1), 2) for k in secs},
+        "traces": [t for d in done for t in d["traces"]],
     }
     print(f"{spec}: {report['share']} {report['points_per_hand']}", file=sys.stderr)
     return report
@@ -276,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", action="store_true", help="print the README's table")
+    parser.add_argument(
+        "--traces", type=int, default=0,
+        help="the first N deals of each row keep their hands' traces (not with --equal-time)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         import open_spiel  # noqa: F401

@@ -1,0 +1,96 @@
+"""The README's tables against a ceiling and against peers (OpenSpiel's ISMCTS, the
+``dominoes`` package) are the saved reports, and the code still plays the games they measured.
+
+The reports are ``benchmarks/results/tables.json``, written by ``benchmarks/strength.py`` (``make
+strength``), each under the command that measured it. A ceiling report keeps the exact figures
+of its first deals, which this test computes again. A peer report keeps its first hands as
+traces (``benchmarks/traces.py``): the test plays each trace again without the peer, asking
+bonepile's agent at each of its turns, which must choose the move the trace holds. A change to
+the search or to the rules that changes how it plays those hands fails here, and the table must
+be measured again before the README may quote it.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+strength: Any = pytest.importorskip("strength")
+traces: Any = pytest.importorskip("traces")
+ceiling: Any = pytest.importorskip("ceiling")
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SAVED: dict[str, dict[str, Any]] = strength.load_tables()
+
+
+def _traces() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for key, report in SAVED.get("openspiel", {}).items():
+        for row in report["rows"]:
+            out += [(f"openspiel-{key}-{row['agent']}-{i}", t) for i, t in enumerate(row["traces"])]
+    for key, report in SAVED.get("dominoes", {}).items():
+        out += [(f"dominoes-{key}-{i}", t) for i, t in enumerate(report["traces"])]
+    return out
+
+
+TRACES = _traces()
+
+
+def test_every_part_is_saved_with_its_command() -> None:
+    assert set(SAVED) == {"ceiling", "openspiel", "dominoes"}
+    for part, reports in SAVED.items():
+        assert reports, part
+        for report in reports.values():
+            assert report["command"].startswith("python benchmarks/"), report["command"]
+            assert report["config"]["deals"] >= 400, report["command"]
+
+
+def test_the_readme_shows_the_saved_tables() -> None:
+    text = strength.tables_markdown(SAVED)
+    for chunk in text.split("\n\n"):
+        assert chunk in README, f"`python benchmarks/strength.py --table` gives:\n{chunk}"
+
+
+@pytest.mark.parametrize("game", sorted(SAVED.get("ceiling", {})))
+def test_a_saved_ceiling_still_comes_out_of_the_code(game: str) -> None:
+    report = SAVED["ceiling"][game]
+    want = report["check"]
+    assert ceiling.check(report["config"], want["deals"]) == want, (
+        f"{report['command']} no longer plays the games it measured: measure it again"
+    )
+
+
+def test_every_peer_row_keeps_traces_of_both_seatings() -> None:
+    for report in SAVED["openspiel"].values():
+        for row in report["rows"]:
+            assert len(row["traces"]) >= 4 and {t["ours"][0] for t in row["traces"]} == {0, 1}
+    for report in SAVED["dominoes"].values():
+        assert len(report["traces"]) >= 4
+        assert {tuple(t["ours"]) for t in report["traces"]} == {(0, 2), (1, 3)}
+
+
+@pytest.mark.parametrize("trace", [t for _, t in TRACES], ids=[name for name, _ in TRACES])
+def test_bonepile_still_plays_the_traced_hands(trace: dict[str, Any]) -> None:
+    assert traces.replay(trace) is None
+
+
+def test_a_replay_tells_a_changed_player() -> None:
+    """Another seed for the search (a stand-in for changed code) plays some traced hand
+    otherwise, and the replay says where."""
+    searched = [t for _, t in TRACES if t["agent"].startswith("ismcts")]
+    assert searched
+    told = []
+    for trace in searched:
+        other = copy.deepcopy(trace)
+        other["seed"] += 1
+        told.append(traces.replay(other))
+    assert any(t is not None and t.startswith("ply ") for t in told), told
+    cut = copy.deepcopy(searched[0])
+    cut["actions"] = cut["actions"][:-1]
+    assert "ends before the hand" in (traces.replay(cut) or "")
