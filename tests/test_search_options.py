@@ -215,3 +215,29 @@ def test_the_prior_knob_reads_a_policy_file_and_refuses_bad_ones(tmp_path: Any) 
                 f"ismcts:hard:prior={shipped}:pw=101"):  # fmt: skip
         with pytest.raises(OptionError):
             make_agent(bad)
+
+
+@pytest.mark.parametrize("game", ["block", "doubles", "super_dominoes", "double_double"])
+def test_the_greedy_prior_is_the_greedy_player_s_choice(game: str) -> None:
+    """``prior=greedy`` puts all the probability on the moves the greedy player scores best,
+    and a search held to them by a heavy weight plays what the greedy player plays."""
+    agent = make_agent("ismcts:12:prior=greedy:pw=100", seed=2)
+    assert isinstance(agent, ISMCTSAgent) and agent.prior is not None
+    g = get_game(game)
+    checked = 0
+    for seed in range(20):
+        state = g.new(g.default_players, seed=seed)
+        rng = random.Random(seed)
+        while state.actor is not None and checked < 6:
+            v = view(state, state.actor)
+            if len(v.legal) >= 2:
+                probabilities = agent.prior(v)
+                score = g.hints.greedy(v)
+                best = max(score(a) for a in v.legal)
+                assert set(probabilities) == {a for a in v.legal if score(a) >= best - 1e-9}
+                assert abs(sum(probabilities.values()) - 1.0) < 1e-9
+                assert agent.act(v) in probabilities
+                checked += 1
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.random() * len(legal))])
+    assert checked == 6

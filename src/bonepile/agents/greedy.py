@@ -40,3 +40,14 @@ class GreedyAgent:
         best = max(score(a) for a in legal)
         top = [a for a in legal if score(a) >= best - 1e-9]
         return top[int(self.rng.random() * len(top))]
+
+
+def greedy_prior(view: View) -> dict[Action, float]:
+    """The greedy player's choice as a search prior: its best-scored legal actions share
+    probability 1 (a search's ``prior=greedy``)."""
+    legal = view.legal
+    score = get_game(view.game).hints.greedy(view)
+    scores = [score(a) for a in legal]
+    best = max(scores)
+    top = [a for a, x in zip(legal, scores, strict=True) if x >= best - 1e-9]
+    return {a: 1.0 / len(top) for a in top}

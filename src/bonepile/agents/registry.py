@@ -24,7 +24,7 @@ import shlex
 from typing import Any
 
 from bonepile.agents.base import Agent, RandomAgent
-from bonepile.agents.greedy import GreedyAgent
+from bonepile.agents.greedy import GreedyAgent, greedy_prior
 from bonepile.agents.ismcts import LEVELS, MAX_BELIEF, OBJECTIVES, ROLLOUTS, ISMCTSAgent
 from bonepile.errors import OptionError, quoted, shown
 
@@ -140,7 +140,7 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             raise OptionError(
                 f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
                 f"({', '.join(ROLLOUTS)}), objective=NAME ({', '.join(OBJECTIVES)}), pool=N, "
-                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE and pw=X, each once, "
+                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE|greedy and pw=X, each once, "
                 f"got {quoted(item)}"
             )
         if key == "rollout":
@@ -155,6 +155,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
                     f"ismcts objective is one of {', '.join(OBJECTIVES)}, got {quoted(value)}"
                 )
             out[key] = value
+        elif key == "prior" and value == "greedy":
+            out["prior"] = greedy_prior
         elif key == "prior":
             try:  # by name, as for policy: (the compiled build's type check has no numpy)
                 policy = importlib.import_module("bonepile.rl.policy")
