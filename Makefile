@@ -84,14 +84,15 @@ bench-dominoes: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet dominoes
 	$(CBIN)/python benchmarks/vs_dominoes.py --deals 100
 
-# the search bot against its peers: OpenSpiel's ISMCTS (equal time a move) and dominoes' alpha-beta
+# the search bot against its peers: OpenSpiel's ISMCTS (equal simulations) and dominoes' alpha-beta
 bench-peers: bench-dominoes
 	$(CBIN)/python -m pip install --quiet open-spiel
 	$(CBIN)/python benchmarks/vs_openspiel.py --deals 300
 
 # the README's strength tables: every game's ladder built from its runs (saved, row by row, in
 # benchmarks/results/ladder.json), the ceiling (a search that sees every hand), OpenSpiel's ISMCTS
-# at equal simulations, the dominoes package; 400 deals a row, one seed (long: hours on 2 cores;
+# at equal simulations and equal time, the dominoes package (saved in
+# benchmarks/results/tables.json); 400 deals a row, one seed a table (long: hours on 2 cores;
 # --parts and --only in benchmarks/strength.py pick a part)
 strength: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes

@@ -64,10 +64,12 @@ test suite replays the checks (``tests/test_strength_tables.py``)."""
 PART_SEEDS = {"ladder": 1, "ceiling": 1, "openspiel": 11, "dominoes": 21}
 """Each part's seed (one seed a table)."""
 OPENSPIEL_ROWS = (
-    (250, "ismcts,ismcts:250:solve=12,greedy,random"),
-    (1000, "ismcts:expert"),
+    ("250", ["--sims", "250", "--agents", "ismcts,ismcts:250:solve=12,greedy,random"]),
+    ("1000", ["--sims", "1000", "--agents", "ismcts:expert"]),
+    ("250-equal-time", ["--sims", "250", "--agents", "ismcts:expert", "--equal-time"]),
 )
-"""OpenSpiel's simulations a decision and the bonepile agents given as many."""
+"""The OpenSpiel runs: each one's key, OpenSpiel's simulations a decision and the bonepile
+agents given as many (or, with ``--equal-time``, as much time)."""
 DOMINOES_AGENTS = ("ismcts:hard:objective=points", "ismcts:expert:objective=points")
 """bonepile's agents against the package's alpha-beta from move 6 with 32 sampled deals."""
 CEILING_CHECK = 4
@@ -224,10 +226,7 @@ def runs(part: str, games: list[str]) -> list[tuple[str, str, list[str]]]:
     if part == "ceiling":
         return [(g, "ceiling.py", ["--game", g]) for g in games]
     if part == "openspiel":
-        return [
-            (str(sims), "vs_openspiel.py", ["--sims", str(sims), "--agents", agents])
-            for sims, agents in OPENSPIEL_ROWS
-        ]
+        return [(key, "vs_openspiel.py", options) for key, options in OPENSPIEL_ROWS]
     return [
         (agent, "vs_dominoes.py", ["--agent", agent, "--start-move", "6", "--sample-size", "32"])
         for agent in DOMINOES_AGENTS

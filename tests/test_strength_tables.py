@@ -67,7 +67,12 @@ def test_a_saved_ceiling_still_comes_out_of_the_code(game: str) -> None:
 
 
 def test_every_peer_row_keeps_traces_of_both_seatings() -> None:
+    """Every peer row but those at equal time (a time budget does not make the same moves
+    twice, so those rows have no traces to replay)."""
     for report in SAVED["openspiel"].values():
+        if report["config"]["equal_time"]:
+            assert all(not row["traces"] for row in report["rows"])
+            continue
         for row in report["rows"]:
             assert len(row["traces"]) >= 4 and {t["ours"][0] for t in row["traces"]} == {0, 1}
     for report in SAVED["dominoes"].values():
