@@ -202,7 +202,7 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     """The README's ladder table."""
     out = [
         "| game (players) | first vs second | hands won by the first (95% interval) | "
-        "its points margin a hand (95% interval) | first's time a move (a busy machine) |",
+        "its points margin a hand (95% interval) | ms a move, first / second (one run) |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
@@ -215,7 +215,7 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
             f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | "
             f"{r['win_share']:.3f} ({low:.3f}–{high:.3f}){mark} | "
             f"{r['points_margin']:+.2f} ({plo:+.2f} to {phi:+.2f}) | "
-            f"{_ms(r['ms_per_move'][r['first']])} |"
+            f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])} |"
         )
     return "\n".join(out)
 
@@ -284,7 +284,7 @@ def _command(report: dict[str, Any]) -> str:
 
 
 def _ms(ms: float) -> str:
-    return "under 1 ms" if ms < 1 else f"{ms:.0f} ms"
+    return f"{ms:.1f}" if ms < 10 else f"{ms:.0f}"
 
 
 def _script(name: str, *args: str) -> dict[str, Any]:

@@ -23,8 +23,9 @@ Like with like:
 * **equal simulations** (the default): OpenSpiel runs ``--sims`` simulations a decision, and
   a bonepile search agent written without a budget (``ismcts``) runs as many iterations;
 * **equal time** (``--equal-time``): OpenSpiel runs ``--sims`` simulations a decision, and
-  every bonepile search agent has, for each decision, OpenSpiel's mean time a decision so far
-  in its process (measured on 20 decisions before the first hand);
+  every bonepile search agent has, for each decision, OpenSpiel's mean time over its last 40
+  decisions in the same process (20 timed before the first hand), so both sides' budgets
+  follow the machine's load alike; the report gives both sides' mean time a decision;
 * ``random`` and ``greedy`` rows calibrate: they show what a share means against this bot.
 
 Every deal is played twice, the seats swapped (duplicate deals). A move with one legal action
@@ -35,6 +36,7 @@ table.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import multiprocessing
 import random
@@ -47,6 +49,8 @@ from figures import emit, interval
 from traces import trace_of
 
 CALIBRATION = 20
+RECENT = 40
+"""OpenSpiel's decisions whose mean time is bonepile's budget at equal time."""
 """OpenSpiel decisions timed in each process before the first hand (for ``--equal-time``)."""
 
 
@@ -56,10 +60,20 @@ class Clock:
     def __init__(self) -> None:
         self.time = {"bonepile": 0.0, "openspiel": 0.0}
         self.moves = {"bonepile": 0, "openspiel": 0}
+        self.recent: collections.deque[float] = collections.deque(maxlen=RECENT)
+
+    def add(self, side: str, seconds: float) -> None:
+        """Count one decision of ``side`` that took ``seconds``."""
+        self.time[side] += seconds
+        self.moves[side] += 1
+        if side == "openspiel":
+            self.recent.append(seconds)
 
     def openspiel_mean(self) -> float:
-        """OpenSpiel's mean seconds a decision so far."""
-        return self.time["openspiel"] / max(1, self.moves["openspiel"])
+        """OpenSpiel's mean seconds a decision over its last :data:`RECENT` decisions (a
+        window, so that bonepile's budget follows the machine's load as OpenSpiel's time
+        does)."""
+        return sum(self.recent) / max(1, len(self.recent))
 
 
 _CLOCK = Clock()
@@ -137,8 +151,7 @@ def _calibrate(args: argparse.Namespace) -> None:
                 start = time.perf_counter()
                 with _Signed(args.objective == "wins"):
                     action = bot.step(state)
-                _CLOCK.time["openspiel"] += time.perf_counter() - start
-                _CLOCK.moves["openspiel"] += 1
+                _CLOCK.add("openspiel", time.perf_counter() - start)
             else:
                 action = legal[0]
             state.apply_action(action)
@@ -198,8 +211,7 @@ def play(
             action = openspiel_block.to_bonepile(chosen, state)
             side = "openspiel"
         if len(legal) > 1:
-            _CLOCK.time[side] += time.perf_counter() - start
-            _CLOCK.moves[side] += 1
+            _CLOCK.add(side, time.perf_counter() - start)
         ospiel.apply_action(chosen)
         state = state.apply(action)
         trace["actions"].append(str(action))
