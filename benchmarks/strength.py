@@ -72,8 +72,8 @@ OPENSPIEL_ROWS = (
 agents given as many (or, with ``--equal-time``, as much time)."""
 DOMINOES_AGENTS = ("ismcts:hard:objective=points", "ismcts:expert:objective=points")
 """bonepile's agents against the package's alpha-beta from move 6 with 32 sampled deals."""
-CEILING_CHECK = 4
-"""Deals of the ceiling's check."""
+CEILING_CHECK = {"block": 4, "draw": 4, "doubles": 4, "super_dominoes": 1, "double_double": 1}
+"""Deals of each game's ceiling check (few where a deal is long to play)."""
 TRACED_DEALS = 2
 """Deals of each peer run kept as traces."""
 
@@ -233,11 +233,11 @@ def runs(part: str, games: list[str]) -> list[tuple[str, str, list[str]]]:
     ]
 
 
-def checks(part: str) -> list[str]:
-    """The options that keep a run's check: the ceiling's exact figures over its first deals,
-    or the peers' first hands as traces (``benchmarks/traces.py``)."""
+def checks(part: str, key: str) -> list[str]:
+    """The options that keep run ``key``'s check: the ceiling's exact figures over its first
+    deals, or the peers' first hands as traces (``benchmarks/traces.py``)."""
     if part == "ceiling":
-        return ["--check", str(CEILING_CHECK)]
+        return ["--check", str(CEILING_CHECK[key])]
     return ["--traces", str(TRACED_DEALS)]
 
 
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         out[part] = []
         for key, name, options in runs(part, games):
             command = [name, *options, "--deals", str(args.deals), "--seed", seed]
-            report = _script(*command, "--workers", str(args.workers), *checks(part))
+            report = _script(*command, "--workers", str(args.workers), *checks(part, key))
             report["command"] = " ".join(["python", f"benchmarks/{name}", *command[1:]])
             out[part].append(report)
             if tables is not None:
