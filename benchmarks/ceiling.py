@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from figures import emit, interval
+from figures import emit, interval, points_cell, share_cell
 
 ORACLE = "oracle"
 
@@ -110,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     args.game = game.name
     n = args.players or game.default_players
     args.oracle = args.oracle or LEVELS["expert"]
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()] + [ORACLE]
-    jobs = [(spec, d, seat, args) for spec in specs for d in range(args.deals) for seat in range(n)]
+    specs, jobs = _jobs(args, n, args.deals)
     pool = multiprocessing.Pool(args.workers) if args.workers > 1 else None
     try:
         done = list(pool.imap(play, jobs, chunksize=4) if pool is not None else map(play, jobs))
@@ -168,10 +167,16 @@ def check(config: dict[str, Any], deals: int) -> dict[str, Any]:
     from bonepile.games import get_game
 
     args = argparse.Namespace(**config)
-    n = args.players or get_game(args.game).default_players
+    _, jobs = _jobs(args, args.players or get_game(args.game).default_players, deals)
+    return _tally([play(j) for j in jobs], deals)
+
+
+def _jobs(args: argparse.Namespace, n: int, deals: int) -> tuple[list[str], list[Any]]:
+    """The agents of the run (the oracle last) and its games: each agent in each of the ``n``
+    seats of the first ``deals`` deals."""
     specs = [s.strip() for s in args.agents.split(",") if s.strip()] + [ORACLE]
     jobs = [(spec, d, seat, args) for spec in specs for d in range(deals) for seat in range(n)]
-    return _tally([play(j) for j in jobs], deals)
+    return specs, jobs
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -189,13 +194,11 @@ def markdown(report: dict[str, Any]) -> str:
         "|---|---|---|---|",
     ]
     for r in report["rows"]:
-        lo, hi = r["share_ci95"]
-        plo, phi = r["points_ci95"]
         gw, gp = r["gap_closed_wins"], r["gap_closed_points"]
         gap = "—" if gw is None or gp is None else f"{gw:.2f} / {gp:.2f}"
         out.append(
-            f"| `{r['agent']}` | {r['share']:.3f} ({lo:.3f}–{hi:.3f}) | "
-            f"{r['points']:+.2f} ({plo:+.2f} to {phi:+.2f}) | {gap} |"
+            f"| `{r['agent']}` | {share_cell(r['share'], r['share_ci95'])} | "
+            f"{points_cell(r['points'], r['points_ci95'])} | {gap} |"
         )
     return "\n".join(out)
 

@@ -20,6 +20,16 @@ def interval(xs: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def share_cell(mean: float, ci: list[float] | tuple[float, float]) -> str:
+    """A share of the hands with its 95% interval, as the README's tables give it."""
+    return f"{mean:.3f} ({ci[0]:.3f}–{ci[1]:.3f})"
+
+
+def points_cell(mean: float, ci: list[float] | tuple[float, float]) -> str:
+    """A points margin a hand with its 95% interval, as the README's tables give it."""
+    return f"{mean:+.2f} ({ci[0]:+.2f} to {ci[1]:+.2f})"
+
+
 def emit(report: dict[str, Any], markdown: Callable[[dict[str, Any]], str] | None) -> int:
     """Print ``report`` (the build and Python added) as JSON, or through ``markdown``."""
     import bonepile

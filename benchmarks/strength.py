@@ -49,6 +49,7 @@ import bonepile
 from bonepile.arena import run_arena
 from bonepile.games import get_game
 from bonepile.heuristics import SEARCH_LADDER
+from figures import points_cell, share_cell
 
 GAMES = ["block", "draw", "doubles", "super_dominoes", "double_double"]
 PARTS = ["ladder", "ceiling", "openspiel", "dominoes"]
@@ -208,13 +209,11 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         title = get_game(r["game"]).title
         left = "" if (r["first"], r["second"]) in pairs(r["game"]) else " (left out)"
-        low, high = r["ci95"]
-        plo, phi = r["points_ci95"]
         mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
         out.append(
             f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | "
-            f"{r['win_share']:.3f} ({low:.3f}–{high:.3f}){mark} | "
-            f"{r['points_margin']:+.2f} ({plo:+.2f} to {phi:+.2f}) | "
+            f"{share_cell(r['win_share'], r['ci95'])}{mark} | "
+            f"{points_cell(r['points_margin'], r['points_ci95'])} | "
             f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])} |"
         )
     return "\n".join(out)

@@ -37,6 +37,17 @@ def trace_of(
     }
 
 
+def skip_passes(state: Any, trace: dict[str, Any]) -> Any:
+    """``state`` after the passes of blocked players, each noted in ``trace``: the peers skip a
+    player who cannot move, bonepile's state has them pass (also to end a blocked hand)."""
+    from bonepile.actions import PASS
+
+    while state.actor is not None and state.legal_actions() == (PASS,):
+        state = state.apply(PASS)
+        trace["actions"].append(str(PASS))
+    return state
+
+
 def replay(trace: dict[str, Any]) -> str | None:
     """Play ``trace`` again, asking bonepile's agent at each of its turns; ``None`` when every
     move comes out the same, else what differed."""

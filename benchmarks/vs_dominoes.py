@@ -34,8 +34,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from figures import interval
-from traces import trace_of
+from figures import interval, points_cell, share_cell
+from traces import skip_passes, trace_of
 
 
 def _bonepile_action(d: Any, left: bool, board: Any, state: Any) -> Any:
@@ -77,7 +77,6 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
     """One hand; ``ours_even``: bonepile plays seats 0 and 2 (else 1 and 3)."""
     import dominoes
 
-    from bonepile.actions import PASS
     from bonepile.agents import make_agent
     from bonepile.games import get_game
     from bonepile.tiles import Tile
@@ -100,9 +99,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
     think = {"bonepile": [0.0, 0], "alphabeta": [0.0, 0]}
     while game.result is None:
         seat = game.turn
-        while state.legal_actions() == (PASS,):
-            state = state.apply(PASS)  # the package skips a blocked seat by itself
-            trace["actions"].append(str(PASS))
+        state = skip_passes(state, trace)  # the package skips a blocked seat by itself
         assert state.actor == seat, (state.actor, seat)
         start = time.perf_counter()
         if seat in ours:
@@ -123,9 +120,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
         game.make_move(d, left)
         state = state.apply(action)
         trace["actions"].append(str(action))
-    while state.actor is not None and state.legal_actions() == (PASS,):  # a blocked hand's end
-        state = state.apply(PASS)
-        trace["actions"].append(str(PASS))
+    state = skip_passes(state, trace)  # a blocked hand ends with passes in bonepile
     points = game.result.points  # > 0: seats 0+2 won; < 0: seats 1+3 won; 0: a tie
     share = 0.5 if points == 0 else (1.0 if (points > 0) == ours_even else 0.0)
     signed = abs(points) if share == 1.0 else (-abs(points) if share == 0.0 else 0)
@@ -143,15 +138,13 @@ def markdown(reports: list[dict[str, Any]]) -> str:
     ]
     for r in reports:
         c = r["config"]
-        lo, hi = r["ci95"]
-        plo, phi = r["points_ci95"]
         ms = r["ms_per_move"]
         out.append(
             f"| alpha-beta from move {c['start_move']}, {c['sample_size']} sampled deals | "
             f"`{c['agent'] or 'ismcts:' + c['level']}` | "
             f"{ms['alphabeta']:.0f} ms / {ms['bonepile']:.0f} ms | "
-            f"{r['bonepile_share']:.3f} ({lo:.3f}–{hi:.3f}), {r['hands']} hands | "
-            f"{r['bonepile_points_per_hand']:+.2f} ({plo:+.2f} to {phi:+.2f}) |"
+            f"{share_cell(r['bonepile_share'], r['ci95'])}, {r['hands']} hands | "
+            f"{points_cell(r['bonepile_points_per_hand'], r['points_ci95'])} |"
         )
     return "\n".join(out)
 

@@ -45,8 +45,8 @@ import time
 from typing import Any
 
 import openspiel_block
-from figures import emit, interval
-from traces import trace_of
+from figures import emit, interval, points_cell, share_cell
+from traces import skip_passes, trace_of
 
 CALIBRATION = 20
 RECENT = 40
@@ -164,7 +164,6 @@ def play(
     its points margin (OpenSpiel's return) and its trace (:mod:`traces`)."""
     from open_spiel.python.games import block_dominoes
 
-    from bonepile.actions import PASS
     from bonepile.agents import make_agent
     from bonepile.games import get_game
     from bonepile.tiles import Tile
@@ -190,9 +189,7 @@ def play(
     bot = _bot(game, seed, args)
     while not ospiel.is_terminal():
         seat = ospiel.current_player()
-        while state.legal_actions() == (PASS,):
-            state = state.apply(PASS)  # OpenSpiel skips a blocked player by itself
-            trace["actions"].append(str(PASS))
+        state = skip_passes(state, trace)  # OpenSpiel skips a blocked player by itself
         assert state.actor == seat, (state.actor, seat)
         legal = ospiel.legal_actions()
         start = time.perf_counter()
@@ -215,9 +212,7 @@ def play(
         ospiel.apply_action(chosen)
         state = state.apply(action)
         trace["actions"].append(str(action))
-    while state.actor is not None and state.legal_actions() == (PASS,):  # a blocked hand's end
-        state = state.apply(PASS)
-        trace["actions"].append(str(PASS))
+    state = skip_passes(state, trace)  # a blocked hand ends with passes in bonepile
     margin = float(ospiel.returns()[ours])
     return (0.5 if margin == 0 else (1.0 if margin > 0 else 0.0)), margin, trace
 
@@ -272,12 +267,10 @@ def markdown(report: dict[str, Any]) -> str:
         "|---|---|---|---|",
     ]
     for r in report["rows"]:
-        lo, hi = r["share_ci95"]
-        plo, phi = r["points_ci95"]
         ms = r["ms_per_decision"]
         out.append(
-            f"| `{r['agent']}` | {r['share']:.3f} ({lo:.3f}–{hi:.3f}) | "
-            f"{r['points_per_hand']:+.2f} ({plo:+.2f} to {phi:+.2f}) | "
+            f"| `{r['agent']}` | {share_cell(r['share'], r['share_ci95'])} | "
+            f"{points_cell(r['points_per_hand'], r['points_ci95'])} | "
             f"{ms['bonepile']:.1f} / {ms['openspiel']:.1f} |"
         )
     out.append("")
