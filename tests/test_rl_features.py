@@ -133,3 +133,24 @@ def test_the_shipped_learned_bot_plays_on_the_features() -> None:
     for seed in range(3):
         final = play_hand(bonepile.new_game("block", 2, seed=seed), [agent, make_agent("greedy")])
         assert final.result is not None
+
+
+def test_the_shipped_learned_bot_has_a_value_head_that_reads_the_view() -> None:
+    """The shipped file's value head gives each seat's chance to win from its view alone: a
+    number from 0 to 1 that changes with the position, and the same for the same view."""
+    import bonepile
+    from bonepile.rl.policy import PolicyAgent
+    from bonepile.view import view
+
+    shipped = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
+    policy = Policy.load(shipped)
+    assert policy.value_head is not None and policy.meta["value"] == "win"
+    agent = PolicyAgent(shipped)
+    values = []
+    for seed in range(6):
+        state = bonepile.new_game("block", 2, seed=seed)
+        v = view(state, state.actor)
+        worth = agent.value(v)
+        assert 0.0 < worth < 1.0 and agent.value(v) == worth
+        values.append(worth)
+    assert len(set(values)) > 1

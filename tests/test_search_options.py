@@ -241,3 +241,73 @@ def test_the_greedy_prior_is_the_greedy_player_s_choice(game: str) -> None:
             legal = state.legal_actions()
             state = state.apply(legal[int(rng.random() * len(legal))])
     assert checked == 6
+
+
+# ------------------------------------------------------------------------------ a learned value
+def _root_and_favourite() -> tuple[Any, Any, dict[Any, int]]:
+    """A block position with a choice, the move the plain search likes least, and the plain
+    search's visits."""
+    for seed in range(10):
+        v = _position_with_a_choice(seed)
+        if v is not None:
+            break
+    assert v is not None
+    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=300).estimates(v)}
+    return v, min(plain, key=lambda a: plain[a]), plain
+
+
+def test_a_learned_value_at_the_leaves_steers_the_search() -> None:
+    """A value that says the seat to move loses whenever the searcher's least-liked move was
+    just played makes that move the search's choice once it alone values the leaves, moves it
+    up at half weight, and changes nothing at weight 0; the value is asked only about views of
+    the seat to move at a leaf."""
+    v, favourite, plain = _root_and_favourite()
+    me = v.seat
+    asked: list[int] = []
+
+    def value(leaf: Any) -> float:
+        asked.append(leaf.seat)
+        assert leaf.actor == leaf.seat and len(leaf.history) > len(v.history)
+        mine = [t.action for t in leaf.history[len(v.history) :] if t.seat == me]
+        return 0.0 if mine and mine[0] == favourite and leaf.seat != me else 0.5
+
+    alone = ISMCTSAgent(3, iterations=300, value=value, value_weight=1.0)
+    assert alone.act(v) == favourite and asked
+    half = {a: n for a, n, _ in ISMCTSAgent(3, iterations=300, value=value).estimates(v)}
+    assert half[favourite] > plain[favourite]
+    off = ISMCTSAgent(3, iterations=300, value=value, value_weight=0.0)
+    calls = len(asked)
+    assert {a: n for a, n, _ in off.estimates(v)} == plain and len(asked) == calls
+
+
+def test_the_value_knob_reads_a_value_head_and_refuses_what_cannot_serve(tmp_path: Any) -> None:
+    """``value=FILE`` needs a policy file with a value head, the win objective and a weight
+    from 0 to 1; each refusal is one ``OptionError``."""
+    np = pytest.importorskip("numpy")
+    from bonepile.rl import Policy
+
+    rng = np.random.default_rng(0)
+    shipped = Policy.load(
+        __import__("pathlib").Path(__file__).resolve().parents[1] / "examples/rl/block2.npz"
+    )
+    width = shipped.layers[-1][0].shape[0]
+    head = (rng.normal(size=(width, 1)).astype(np.float32), np.zeros(1, dtype=np.float32))
+    with_value = tmp_path / "valued.npz"
+    Policy(shipped.layers, shipped.meta, shipped.scale, head).save(with_value)
+    agent = make_agent(f"ismcts:40:value={with_value}:vw=0.25", seed=1)
+    assert isinstance(agent, ISMCTSAgent) and agent.value is not None
+    assert agent.value_weight == 0.25
+    v = _position_with_a_choice(1)
+    worth = agent.value(v)
+    assert 0.0 <= worth <= 1.0
+    assert agent.act(v) in v.legal
+    without = tmp_path / "plain.npz"
+    Policy(shipped.layers, shipped.meta, shipped.scale).save(without)
+    bad_head = tmp_path / "bad.npz"
+    Policy(shipped.layers, shipped.meta, shipped.scale, (head[0][:-1], head[1])).save(bad_head)
+    missing = tmp_path / "no.npz"
+    for bad in (f"ismcts:hard:value={without}", f"ismcts:hard:value={with_value}:vw=1.5",
+                f"ismcts:hard:value={with_value}:objective=points", "ismcts:hard:vw=0.5",
+                f"ismcts:hard:value={bad_head}", f"ismcts:hard:value={missing}"):  # fmt: skip
+        with pytest.raises(OptionError):
+            make_agent(bad)

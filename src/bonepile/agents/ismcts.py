@@ -31,7 +31,7 @@ from bonepile.agents.solver import EndgameSolver
 from bonepile.games import get_game
 from bonepile.heuristics import PlayHints
 from bonepile.state import State
-from bonepile.view import View
+from bonepile.view import View, view
 
 LEVELS: dict[str, int] = {"easy": 15, "medium": 60, "hard": 250, "expert": 1000}
 """Iterations per move for each named level. Each beats the one below in the arena (see
@@ -150,7 +150,9 @@ class ISMCTSAgent:
     game's rollout policy) or ``"random"`` (uniform random play); ``objective`` what the search
     maximises (:data:`OBJECTIVES`); ``solve`` N > 0 values a two-player position with at most
     N tiles left in the hands exactly, by minimax in its world
-    (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a rollout.
+    (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a rollout; ``prior`` and
+    ``value`` are a learned policy's and value's estimates (see :attr:`prior` and
+    :attr:`value`).
     """
 
     def __init__(
@@ -168,6 +170,8 @@ class ISMCTSAgent:
         solve: int = 0,
         prior: Callable[[View], dict[Action, float]] | None = None,
         prior_weight: float = 4.0,
+        value: Callable[[View], float] | None = None,
+        value_weight: float = 0.5,
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
@@ -177,6 +181,10 @@ class ISMCTSAgent:
             raise ValueError(
                 f"unknown objective {objective!r} (objectives: {', '.join(OBJECTIVES)})"
             )
+        if value is not None and objective != "win":
+            raise ValueError("a learned value estimates the chance to win: objective=win only")
+        if not 0.0 <= value_weight <= 1.0:
+            raise ValueError(f"value_weight is 0 to 1, got {value_weight!r}")
         if belief is not None and not 0 <= belief <= MAX_BELIEF:
             raise ValueError(f"belief is 0 to {MAX_BELIEF}, got {belief!r}")
         self.seed = seed
@@ -198,6 +206,14 @@ class ISMCTSAgent:
         the root, a move's value gains ``prior_weight * p / sqrt(1 + visits)``: the moves the
         policy likes are tried more while few playouts tell them apart."""
         self.prior_weight = prior_weight
+        self.value = value
+        """A learned estimate of the chance to win of the seat to move, 0 to 1, from its view
+        (``None``: none). A leaf of the tree, a position of a sampled world, is then valued by
+        ``value_weight`` times that estimate (made from the view the world gives the seat to
+        move there: never more than the searcher's own view and the world it sampled) plus
+        the rest times the rollout's result; the other seats share what the mover does not
+        win."""
+        self.value_weight = value_weight
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -326,6 +342,7 @@ class ISMCTSAgent:
                 solver = EndgameSolver(score, 0.0, self.solve)
             else:
                 solver = EndgameSolver(score, 1.0, self.solve, bounds=(0.0, 1.0))
+        learned = self.value if self.value_weight > 0 else None
         log = math.log
         sqrt = math.sqrt
         rand = rng.random
@@ -393,12 +410,25 @@ class ISMCTSAgent:
                 r = solver.rewards(state)  # None: too big after all, play a rollout
             if r is None:
                 r = self._rollout(state, score, policy, depth, rng)
+                if learned is not None and state.actor is not None:
+                    r = self._blend(r, state, learned)
             root.visits += 1
             for child, actor in path:
                 child.visits += 1
                 child.reward += r[actor]
         self.last_iterations = done
         return root
+
+    def _blend(
+        self, r: list[float], state: State[Any], learned: Callable[[View], float]
+    ) -> list[float]:
+        """The rollout's result ``r`` mixed with the learned value of ``state``, a leaf."""
+        actor = state.actor
+        assert actor is not None
+        v = learned(view(state, actor))
+        lam = self.value_weight
+        others = (1.0 - v) / (len(r) - 1)
+        return [(1.0 - lam) * x + lam * (v if s == actor else others) for s, x in enumerate(r)]
 
     @staticmethod
     def _rollout(

@@ -7,8 +7,10 @@
   others' moves, N candidates a world; 0 is the uniform sampler), ``:rollout=game|random``,
   ``:objective=win|points`` (maximise the chance to win, the default, or the points margin),
   ``:solve=N`` (two players: value positions with N tiles or fewer in the hands exactly),
-  ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant); e.g.
-  ``ismcts:expert:belief=0`` is expert's budget without the weighting;
+  ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant), ``:prior=FILE|greedy``
+  and ``:pw=X`` (a policy's probabilities at the root, and their weight), ``:value=FILE`` and
+  ``:vw=X`` (a policy file's value head at the leaves, and its share beside the rollout, 0 to
+  1); e.g. ``ismcts:expert:belief=0`` is expert's budget without the weighting;
 * ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
   extra: numpy, no torch);
 * ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md); its
@@ -32,7 +34,7 @@ NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
-_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve", "prior", "pw")
+_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve", "prior", "pw", "value", "vw")
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
 
@@ -140,8 +142,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             raise OptionError(
                 f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
                 f"({', '.join(ROLLOUTS)}), objective=NAME ({', '.join(OBJECTIVES)}), pool=N, "
-                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE|greedy and pw=X, each once, "
-                f"got {quoted(item)}"
+                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE|greedy, pw=X, value=FILE and "
+                f"vw=X, each once, got {quoted(item)}"
             )
         if key == "rollout":
             if value not in ROLLOUTS:
@@ -158,14 +160,17 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
         elif key == "prior" and value == "greedy":
             out["prior"] = greedy_prior
         elif key == "prior":
-            try:  # by name, as for policy: (the compiled build's type check has no numpy)
-                policy = importlib.import_module("bonepile.rl.policy")
-            except ImportError as e:
-                raise OptionError(
-                    f"ismcts prior= needs the rl extra ({e.name} is missing): "
-                    "pip install 'bonepile[rl]'"
-                ) from None
-            out["prior"] = policy.PolicyAgent(value).probabilities
+            out["prior"] = _policy_agent(key, value).probabilities
+        elif key == "value":
+            agent = _policy_agent(key, value)
+            if agent.policy.value_head is None:
+                raise OptionError(f"ismcts value=: {value} has no value head")
+            out["value"] = agent.value
+        elif key == "vw":
+            x = float(value) if _NUMBER.match(value) else -1.0
+            if not 0 <= x <= 1:
+                raise OptionError(f"ismcts vw is a number from 0 to 1, got {quoted(value)}")
+            out["value_weight"] = x
         elif key == "pw":
             x = float(value) if _NUMBER.match(value) else -1.0
             if not 0 <= x <= 100:
@@ -186,7 +191,22 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
                     f"ismcts {key} is a whole number from {low} to {top}, got {quoted(value)}"
                 )
             out[key] = int(value)
+    if "value" in out and out.get("objective", "win") != "win":
+        raise OptionError("ismcts value= estimates the chance to win: it needs objective=win")
+    if "value_weight" in out and "value" not in out:
+        raise OptionError("ismcts vw= is the share of value=FILE: give value= too")
     return out
+
+
+def _policy_agent(key: str, path: str) -> Any:
+    """The policy file ``path`` as an agent, for the search option ``key``."""
+    try:  # by name, as for policy: (the compiled build's type check has no numpy)
+        policy = importlib.import_module("bonepile.rl.policy")
+    except ImportError as e:
+        raise OptionError(
+            f"ismcts {key}= needs the rl extra ({e.name} is missing): pip install 'bonepile[rl]'"
+        ) from None
+    return policy.PolicyAgent(path)
 
 
 def agent_name(spec: str) -> str:

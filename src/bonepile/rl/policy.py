@@ -10,6 +10,12 @@ every layer but the last, whose outputs are the logits of the actions of
 The agent masks the illegal actions and plays the most likely legal one (``sample=True``:
 draws from the masked distribution, from its seed). ``bonepile arena block --agents
 policy:examples/rl/block2.npz,random`` seats it.
+
+A file may also hold a value head, ``vw`` ``(hidden, 1)`` and ``vb`` ``(1,)``, a linear layer on
+the last hidden layer (after its activation) whose ``tanh`` is the seat's expected reward
+scaled to -1..1 (``meta["value"]``: ``"win"``, 1 a win and -1 a loss, as the search's
+``objective=win`` counts a hand): :meth:`PolicyAgent.value` reads it, and the search's
+``value=FILE`` uses it at the leaves of its tree.
 """
 
 from __future__ import annotations
@@ -41,12 +47,15 @@ class Policy:
         layers: list[tuple[np.ndarray, np.ndarray]],
         meta: dict[str, Any],
         scale: np.ndarray | None = None,
+        value_head: tuple[np.ndarray, np.ndarray] | None = None,
     ):
         if meta.get("activation", "tanh") not in ACTIVATIONS:
             raise OptionError(f"policy: activation must be one of {', '.join(ACTIVATIONS)}")
         self.layers = layers
         self.meta = meta
         self.scale = scale
+        self.value_head = value_head
+        """The value head ``(vw, vb)`` on the last hidden layer (``None``: the file has none)."""
         self.inputs = layers[0][0].shape[0]
         self.outputs = layers[-1][0].shape[1]
 
@@ -64,6 +73,9 @@ class Policy:
                     )
                     k += 1
                 scale = data["scale"].astype(np.float32) if "scale" in data else None
+                head = None
+                if "vw" in data:
+                    head = (data["vw"].astype(np.float32), data["vb"].astype(np.float32))
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"policy: cannot read {path}: {e}") from None
         if not layers or not isinstance(meta, dict):
@@ -73,7 +85,11 @@ class Policy:
                 raise OptionError(f"policy: {path}: the layers do not fit together")
         if scale is not None and scale.shape != (layers[0][0].shape[0],):
             raise OptionError(f"policy: {path}: scale does not fit the first layer")
-        return cls(layers, meta, scale)
+        if head is not None:
+            width = layers[-1][0].shape[0]
+            if len(layers) < 2 or head[0].shape != (width, 1) or head[1].shape != (1,):
+                raise OptionError(f"policy: {path}: the value head does not fit the last layer")
+        return cls(layers, meta, scale, head)
 
     def save(self, path: str | Path) -> None:
         """Write the policy file."""
@@ -83,19 +99,34 @@ class Policy:
             arrays[f"b{k}"] = b.astype(np.float32)
         if self.scale is not None:
             arrays["scale"] = self.scale.astype(np.float32)
+        if self.value_head is not None:
+            arrays["vw"] = self.value_head[0].astype(np.float32)
+            arrays["vb"] = self.value_head[1].astype(np.float32)
         np.savez_compressed(path, **arrays)
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        """The action logits of a flat observation (or a batch of them)."""
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        """The last hidden layer's activations of a flat observation (or a batch of them)."""
         relu = self.meta.get("activation", "tanh") == "relu"
         if self.scale is not None:
             x = x / self.scale
-        last = len(self.layers) - 1
-        for k, (w, b) in enumerate(self.layers):
+        for w, b in self.layers[:-1]:
             x = x @ w + b
-            if k < last:
-                x = np.maximum(x, 0) if relu else np.tanh(x)
+            x = np.maximum(x, 0) if relu else np.tanh(x)
         return x
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The action logits of a flat observation (or a batch of them)."""
+        w, b = self.layers[-1]
+        out: np.ndarray = self.hidden(x) @ w + b
+        return out
+
+    def value(self, x: np.ndarray) -> float:
+        """The value head's estimate for one flat observation, -1 to 1 (:class:`OptionError`
+        if the file has no value head)."""
+        if self.value_head is None:
+            raise OptionError("policy: this file has no value head")
+        w, b = self.value_head
+        return float(np.tanh(self.hidden(x) @ w + b)[0])
 
     def choose(self, x: np.ndarray, mask: np.ndarray, rng: random.Random | None = None) -> int:
         """The index of the best legal action (or one drawn from the masked softmax)."""
@@ -191,6 +222,12 @@ class PolicyAgent:
         p = np.exp(z - z.max())
         p /= p.sum()
         return {a: float(q) for a, q in zip(legal, p, strict=True)}
+
+    def value(self, view: View) -> float:
+        """The value head's estimate of what the hand is worth to ``view``'s seat, 0 (a loss)
+        to 1 (a win), from the view alone."""
+        _, _, x = self._input(view)
+        return (self.policy.value(x) + 1.0) / 2.0
 
     def act(self, view: View) -> Action:
         """The policy's choice among ``view.legal``."""
