@@ -112,6 +112,28 @@ def test_the_options_play_legal_moves_reproducibly(spec: str) -> None:
         assert a == b and a in v.legal
 
 
+@pytest.mark.parametrize(("game", "own"), [("doubles", "points"), ("block", "win")])
+def test_the_search_plays_for_the_game_s_objective_unless_told(game: str, own: str) -> None:
+    """By default the search maximises what the game's hints say (the points margin in
+    Doubles, the chance to win in block): it plays exactly as with that objective named, and
+    the other objective changes some of its moves."""
+    assert get_game(game).hints.objective == own
+    other = "win" if own == "points" else "points"
+    differ = 0
+    for seed in range(8):
+        state = get_game(game).new(2, seed=seed)
+        rng = random.Random(seed)
+        while state.actor is not None:
+            v = view(state, state.actor)
+            if len(v.legal) >= 2:
+                plain = make_agent("ismcts:120", 5).act(v)
+                assert plain == make_agent(f"ismcts:120:objective={own}", 5).act(v)
+                differ += plain != make_agent(f"ismcts:120:objective={other}", 5).act(v)
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.random() * len(legal))])
+    assert differ > 0
+
+
 def test_the_solver_finds_a_forced_win_the_rollouts_can_miss() -> None:
     """In endgames where the solver proves a win for the side to move, the search with it
     picks a winning move every time; its values are exact where the rollouts only sample."""

@@ -345,6 +345,8 @@ class PlayHints:
     the measurements found others stronger (docs/strength-notes.md). ``points_scale``: the
     points a unit of the search's value when it maximises points (``objective=points``): about
     a typical hand's points, so that its exploration constant means what it means for wins.
+    ``objective``: what the search maximises unless told (``"win"``, the chance to win the
+    hand, or ``"points"``, the points margin: see ``bonepile.agents.ismcts.OBJECTIVES``).
     ``ladder``: the bots a player is offered, weakest first, each measured to beat the one
     below at the game's usual player count (400 duplicate deals at one seed, the share of the
     hands won with its 95% interval above even: ``benchmarks/results/ladder.json``); a level
@@ -360,6 +362,7 @@ class PlayHints:
     expert_pool: int | None = None
     expert_belief: int | None = None
     points_scale: float = 20.0
+    objective: str = "win"
     ladder: tuple[str, ...] = ("random", "greedy")
 
 
@@ -386,9 +389,15 @@ SUPER_HINTS = PlayHints(
 """Super Dominoes': ``easy`` loses to ``greedy`` and ``medium`` is level with it; ``hard`` beats
 it; ``expert`` wins more than ``hard`` but not clearly (0.524, 0.491-0.558, over 400 deals)."""
 DOUBLES_HINTS = PlayHints(
-    greedy=doubles_scorer, rollout=doubles_move, ladder=("random", "greedy", "ismcts:hard")
+    greedy=doubles_scorer,
+    rollout=doubles_move,
+    objective="points",
+    ladder=("random", "greedy", "ismcts:hard"),
 )
-"""Doubles': ``easy`` and ``medium`` were no better than ``greedy``; ``hard`` beats it."""
+"""Doubles': the search plays for the points margin (playing for the hand it won as many hands
+against ``greedy`` and lost points to it; for points it wins both, and level in hands with the
+search that plays for the hand, +1.22 points a hand); ``easy`` and ``medium`` were no better
+than ``greedy``; ``hard`` beats it."""
 BOARD_HINTS = PlayHints(
     greedy=board_scorer,
     pool=12,

@@ -28,6 +28,7 @@ from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.agents.solver import EndgameSolver
+from bonepile.errors import OptionError
 from bonepile.games import get_game
 from bonepile.heuristics import PlayHints
 from bonepile.state import State
@@ -148,11 +149,11 @@ class ISMCTSAgent:
     weighs the worlds by how likely the others' moves were in each (see :meth:`_worlds`; 0:
     every consistent deal the same, by default the level's); ``rollout`` is ``"game"`` (the
     game's rollout policy) or ``"random"`` (uniform random play); ``objective`` what the search
-    maximises (:data:`OBJECTIVES`); ``solve`` N > 0 values a two-player position with at most
-    N tiles left in the hands exactly, by minimax in its world
-    (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a rollout; ``prior`` and
-    ``value`` are a learned policy's and value's estimates (see :attr:`prior` and
-    :attr:`value`).
+    maximises (:data:`OBJECTIVES`; ``None``: the game's, ``PlayHints.objective``); ``solve``
+    N > 0 values a two-player position with at most N tiles left in the hands exactly, by
+    minimax in its world (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a
+    rollout; ``prior`` and ``value`` are a learned policy's and value's estimates (see
+    :attr:`prior` and :attr:`value`).
     """
 
     def __init__(
@@ -166,7 +167,7 @@ class ISMCTSAgent:
         pool: int | None = None,
         belief: int | None = None,
         rollout: str = "game",
-        objective: str = "win",
+        objective: str | None = None,
         solve: int = 0,
         prior: Callable[[View], dict[Action, float]] | None = None,
         prior_weight: float = 4.0,
@@ -177,11 +178,11 @@ class ISMCTSAgent:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r} (rollouts: {', '.join(ROLLOUTS)})")
-        if objective not in OBJECTIVES:
+        if objective is not None and objective not in OBJECTIVES:
             raise ValueError(
                 f"unknown objective {objective!r} (objectives: {', '.join(OBJECTIVES)})"
             )
-        if value is not None and objective != "win":
+        if value is not None and objective == "points":
             raise ValueError("a learned value estimates the chance to win: objective=win only")
         if not 0.0 <= value_weight <= 1.0:
             raise ValueError(f"value_weight is 0 to 1, got {value_weight!r}")
@@ -200,6 +201,7 @@ class ISMCTSAgent:
         :meth:`settings`)."""
         self.rollout = rollout
         self.objective = objective
+        """The objective asked for (``None``: the game's, see :meth:`aim`)."""
         self.solve = solve
         self.prior = prior
         """A learned policy's probability of each legal move of a view (``None``: none). At
@@ -304,6 +306,11 @@ class ISMCTSAgent:
             belief = LEVEL_BELIEF.get(self.level or "", 0)
         return min(pool, self.iterations), belief
 
+    def aim(self, hints: PlayHints) -> str:
+        """What the search maximises in a game with ``hints``: the objective asked for, else
+        the game's."""
+        return self.objective or hints.objective
+
     def search(
         self,
         worlds: list[State[Any]],
@@ -329,7 +336,10 @@ class ISMCTSAgent:
         redact = game.hidden_actions
         c = self.exploration
         weight = self.prior_weight
-        if self.objective == "points":
+        objective = self.aim(hints)
+        if self.value is not None and objective != "win":
+            raise OptionError(f"a learned value estimates the chance to win, not {objective}")
+        if objective == "points":
             scale = hints.points_scale
 
             def score(final: State[Any]) -> list[float]:
@@ -338,7 +348,7 @@ class ISMCTSAgent:
             score = rewards
         solver = None
         if self.solve and worlds[0].players == 2:
-            if self.objective == "points":
+            if objective == "points":
                 solver = EndgameSolver(score, 0.0, self.solve)
             else:
                 solver = EndgameSolver(score, 1.0, self.solve, bounds=(0.0, 1.0))

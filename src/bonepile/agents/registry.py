@@ -5,7 +5,8 @@
   ``expert``, ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move), each
   optionally followed by search options: ``:belief=N`` (weigh the sampled worlds by the
   others' moves, N candidates a world; 0 is the uniform sampler), ``:rollout=game|random``,
-  ``:objective=win|points`` (maximise the chance to win, the default, or the points margin),
+  ``:objective=win|points`` (maximise the chance to win or the points margin; by default the
+  game's: the points in Doubles, the chance to win elsewhere),
   ``:solve=N`` (two players: value positions with N tiles or fewer in the hands exactly),
   ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant), ``:prior=FILE|greedy``
   and ``:pw=X`` (a policy's probabilities at the root, and their weight), ``:value=FILE`` and
