@@ -244,9 +244,10 @@ class ISMCTSAgent:
         return most_visited(self.search(worlds, view.seat, rng, bias, started), legal)
 
     def estimates(self, view: View) -> list[tuple[Action, int, float]]:
-        """Every legal action with the search's visits and mean reward for it (0 to 1 for the
-        seat of ``view``), best first: what the search bot thinks of each move from this view
-        alone. Empty when no deal consistent with the view was found."""
+        """Every legal action with the search's visits and mean reward for it (for the seat of
+        ``view``: 0 to 1 when it plays to win, a points margin in ``points_scale`` units when
+        it plays for points, see :meth:`aim`), best first: what the search bot thinks of each
+        move from this view alone. Empty when no deal consistent with the view was found."""
         legal = view.legal
         rng = self._rng(view)
         worlds = self._worlds(view, rng)
