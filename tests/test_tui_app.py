@@ -124,9 +124,13 @@ def test_typed_notation_plays_and_bad_notation_says_why() -> None:
     assert "'zz' is not an action" in bad
 
 
-def test_a_hint_estimates_every_legal_move_from_the_seat_view() -> None:
+@pytest.mark.parametrize("game", ["block", "doubles"])
+def test_a_hint_estimates_every_legal_move_from_the_seat_view(game: str) -> None:
+    """Every legal move gets its chance to win, 0 to 1, even in Doubles, whose bots play for
+    the points margin."""
+
     async def run() -> tuple[tuple[tuple[str, int, float], ...], list[str], str]:
-        app = BonepileApp(_game("block", 2, {}, seed=6), pace=0, hint_level="easy")
+        app = BonepileApp(_game(game, 2, {}, seed=6), pace=0, hint_level="easy")
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(10):
                 await idle(app, pilot)
@@ -141,6 +145,7 @@ def test_a_hint_estimates_every_legal_move_from_the_seat_view() -> None:
 
     hint, legal, text = asyncio.run(run())
     assert sorted(h[0] for h in hint) == sorted(legal)
+    assert all(0.0 <= h[2] <= 1.0 for h in hint) and any(h[2] > 0 for h in hint)
     assert "Hint (win, visits)" in text
 
 

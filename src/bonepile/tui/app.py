@@ -353,7 +353,8 @@ class BonepileApp(App[None]):
         def think() -> None:
             from bonepile.agents.ismcts import ISMCTSAgent
 
-            found = ISMCTSAgent(level=level, seed=0).estimates(v)
+            # a chance to win, as the hint shows it, whatever the game's bots play for
+            found = ISMCTSAgent(level=level, seed=0, objective="win").estimates(v)
             rows = tuple((str(a), n, w) for a, n, w in found)
             self.call_from_thread(self._hinted, version, rows)
 
