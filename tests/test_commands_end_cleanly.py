@@ -92,6 +92,13 @@ def spawned_workers(parent: int) -> list[int]:
     return found
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """A command a terminal runs in the foreground gets SIGINT's default action, whatever the
+    test runner inherited (a run started in the background by a shell without job control
+    ignores SIGINT, and so, rightly, would the command)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 # ------------------------------------------------------------------ 1. Ctrl-C as workers start
 @posix_only
 @pytest.mark.parametrize(
@@ -113,6 +120,7 @@ def test_ctrl_c_while_the_workers_start_prints_one_line_and_exits_130(args: list
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, like a foreground job
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     signalled: set[int] = set()
     try:
