@@ -9,6 +9,7 @@ points objective scores a hand as its points margin; both options are reachable 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from bonepile.errors import OptionError
 from bonepile.games import get_game
 from bonepile.state import State
 from bonepile.view import view
+
+SHIPPED = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
+"""The shipped learned bot's policy file."""
 
 
 def _endgames(game: str, tiles: int, count: int, seed: int) -> list[State[Any]]:
@@ -203,16 +207,22 @@ def _position_with_a_choice(seed: int) -> Any:
     return None
 
 
-def test_a_prior_steers_the_root_toward_the_moves_it_favours() -> None:
-    """With every probability on one move, that move gets more of the root's visits than
-    without the prior (and no other node is touched: the other moves are still tried)."""
+def _root_and_favourite(iterations: int) -> tuple[Any, Any, dict[Any, int]]:
+    """A block position with a choice, the move the plain search likes least, and the plain
+    search's visits."""
     for seed in range(10):
         v = _position_with_a_choice(seed)
         if v is not None:
             break
     assert v is not None
-    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=200).estimates(v)}
-    favourite = min(plain, key=lambda a: plain[a])  # the move the plain search likes least
+    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=iterations).estimates(v)}
+    return v, min(plain, key=lambda a: plain[a]), plain
+
+
+def test_a_prior_steers_the_root_toward_the_moves_it_favours() -> None:
+    """With every probability on one move, that move gets more of the root's visits than
+    without the prior (and no other node is touched: the other moves are still tried)."""
+    v, favourite, plain = _root_and_favourite(200)
     steered = ISMCTSAgent(3, iterations=200, prior=lambda _v: {favourite: 1.0}, prior_weight=8)
     got = {a: n for a, n, _ in steered.estimates(v)}
     assert got[favourite] > plain[favourite]
@@ -221,9 +231,7 @@ def test_a_prior_steers_the_root_toward_the_moves_it_favours() -> None:
 
 def test_the_prior_knob_reads_a_policy_file_and_refuses_bad_ones(tmp_path: Any) -> None:
     pytest.importorskip("numpy")
-    from pathlib import Path
-
-    shipped = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
+    shipped = SHIPPED
     agent = make_agent(f"ismcts:60:prior={shipped}:pw=2", seed=1)
     assert isinstance(agent, ISMCTSAgent) and agent.prior is not None
     assert agent.prior_weight == 2.0
@@ -266,24 +274,13 @@ def test_the_greedy_prior_is_the_greedy_player_s_choice(game: str) -> None:
 
 
 # ------------------------------------------------------------------------------ a learned value
-def _root_and_favourite() -> tuple[Any, Any, dict[Any, int]]:
-    """A block position with a choice, the move the plain search likes least, and the plain
-    search's visits."""
-    for seed in range(10):
-        v = _position_with_a_choice(seed)
-        if v is not None:
-            break
-    assert v is not None
-    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=300).estimates(v)}
-    return v, min(plain, key=lambda a: plain[a]), plain
-
 
 def test_a_learned_value_at_the_leaves_steers_the_search() -> None:
     """A value that says the seat to move loses whenever the searcher's least-liked move was
     just played makes that move the search's choice once it alone values the leaves, moves it
     up at half weight, and changes nothing at weight 0; the value is asked only about views of
     the seat to move at a leaf."""
-    v, favourite, plain = _root_and_favourite()
+    v, favourite, plain = _root_and_favourite(300)
     me = v.seat
     asked: list[int] = []
 
@@ -309,9 +306,7 @@ def test_the_value_knob_reads_a_value_head_and_refuses_what_cannot_serve(tmp_pat
     from bonepile.rl import Policy
 
     rng = np.random.default_rng(0)
-    shipped = Policy.load(
-        __import__("pathlib").Path(__file__).resolve().parents[1] / "examples/rl/block2.npz"
-    )
+    shipped = Policy.load(SHIPPED)
     width = shipped.layers[-1][0].shape[0]
     head = (rng.normal(size=(width, 1)).astype(np.float32), np.zeros(1, dtype=np.float32))
     with_value = tmp_path / "valued.npz"
