@@ -116,26 +116,29 @@ def test_the_options_play_legal_moves_reproducibly(spec: str) -> None:
         assert a == b and a in v.legal
 
 
-@pytest.mark.parametrize(("game", "own"), [("doubles", "points"), ("block", "win")])
+@pytest.mark.parametrize(
+    ("game", "own"), [("doubles", "points"), ("block", "points"), ("draw", "win")]
+)
 def test_the_search_plays_for_the_game_s_objective_unless_told(game: str, own: str) -> None:
     """By default the search maximises what the game's hints say (the points margin in
-    Doubles, the chance to win in block): it plays exactly as with that objective named, and
-    the other objective changes some of its moves."""
+    Doubles and block, the chance to win in draw): it plays exactly as with that
+    objective named, and the other objective changes some of its moves."""
     assert get_game(game).hints.objective == own
     other = "win" if own == "points" else "points"
-    differ = 0
+    differ = choices = 0
     for seed in range(8):
         state = get_game(game).new(2, seed=seed)
         rng = random.Random(seed)
-        while state.actor is not None:
+        while state.actor is not None and choices < 40:
             v = view(state, state.actor)
             if len(v.legal) >= 2:
+                choices += 1
                 plain = make_agent("ismcts:120", 5).act(v)
                 assert plain == make_agent(f"ismcts:120:objective={own}", 5).act(v)
                 differ += plain != make_agent(f"ismcts:120:objective={other}", 5).act(v)
             legal = state.legal_actions()
             state = state.apply(legal[int(rng.random() * len(legal))])
-    assert differ > 0
+    assert choices == 40 and differ > 0
 
 
 def test_the_solver_finds_a_forced_win_the_rollouts_can_miss() -> None:
@@ -207,15 +210,19 @@ def _position_with_a_choice(seed: int) -> Any:
     return None
 
 
-def _root_and_favourite(iterations: int) -> tuple[Any, Any, dict[Any, int]]:
-    """A block position with a choice, the move the plain search likes least, and the plain
-    search's visits."""
+def _root_and_favourite(
+    iterations: int, objective: str | None = None
+) -> tuple[Any, Any, dict[Any, int]]:
+    """A block position with a choice, the move the plain search (playing for ``objective``,
+    by default the game's) likes least, and the plain search's visits."""
     for seed in range(10):
         v = _position_with_a_choice(seed)
         if v is not None:
             break
     assert v is not None
-    plain = {a: n for a, n, _ in ISMCTSAgent(3, iterations=iterations).estimates(v)}
+    plain = {
+        a: n for a, n, _ in ISMCTSAgent(3, iterations=iterations, objective=objective).estimates(v)
+    }
     return v, min(plain, key=lambda a: plain[a]), plain
 
 
@@ -279,8 +286,10 @@ def test_a_learned_value_at_the_leaves_steers_the_search() -> None:
     """A value that says the seat to move loses whenever the searcher's least-liked move was
     just played makes that move the search's choice once it alone values the leaves, moves it
     up at half weight, and changes nothing at weight 0; the value is asked only about views of
-    the seat to move at a leaf."""
-    v, favourite, plain = _root_and_favourite(300)
+    the seat to move at a leaf. A search given a value plays for the win, what the value
+    estimates, even in a game whose search plays for points."""
+    assert get_game("block").hints.objective == "points"
+    v, favourite, plain = _root_and_favourite(300, objective="win")
     me = v.seat
     asked: list[int] = []
 

@@ -149,7 +149,8 @@ class ISMCTSAgent:
     weighs the worlds by how likely the others' moves were in each (see :meth:`_worlds`; 0:
     every consistent deal the same, by default the level's); ``rollout`` is ``"game"`` (the
     game's rollout policy) or ``"random"`` (uniform random play); ``objective`` what the search
-    maximises (:data:`OBJECTIVES`; ``None``: the game's, ``PlayHints.objective``); ``solve``
+    maximises (:data:`OBJECTIVES`; ``None``: the game's, ``PlayHints.objective``, or the chance to
+    win where a learned ``value`` is given, since that is what it estimates); ``solve``
     N > 0 values a two-player position with at most N tiles left in the hands exactly, by
     minimax in its world (:class:`~bonepile.agents.solver.EndgameSolver`), instead of by a
     rollout; ``prior`` and ``value`` are a learned policy's and value's estimates (see
@@ -309,7 +310,9 @@ class ISMCTSAgent:
 
     def aim(self, hints: PlayHints) -> str:
         """What the search maximises in a game with ``hints``: the objective asked for, else
-        the game's."""
+        the chance to win if a learned value is given (what it estimates), else the game's."""
+        if self.objective is None and self.value is not None:
+            return "win"
         return self.objective or hints.objective
 
     def search(

@@ -6,12 +6,14 @@
   optionally followed by search options: ``:belief=N`` (weigh the sampled worlds by the
   others' moves, N candidates a world; 0 is the uniform sampler), ``:rollout=game|random``,
   ``:objective=win|points`` (maximise the chance to win or the points margin; by default the
-  game's: the points in Doubles, the chance to win elsewhere),
+  game's: the points margin in block and Doubles, the chance to win in draw, Super Dominoes
+  and Double Double Dominoes),
   ``:solve=N`` (two players: value positions with N tiles or fewer in the hands exactly),
   ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant), ``:prior=FILE|greedy``
   and ``:pw=X`` (a policy's probabilities at the root, and their weight), ``:value=FILE`` and
   ``:vw=X`` (a policy file's value head at the leaves, and its share beside the rollout, 0 to
-  1); e.g. ``ismcts:expert:belief=0`` is expert's budget without the weighting;
+  1; a search with ``value=`` plays for the win, what the value estimates); e.g.
+  ``ismcts:expert:belief=0`` is expert's budget without the weighting;
 * ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
   extra: numpy, no torch);
 * ``external:COMMAND`` runs COMMAND and speaks the bot protocol with it (docs/bots.md); its
