@@ -60,6 +60,20 @@ def test_hand_rewards_and_the_observation_of_the_env_is_the_views() -> None:
         env.step(int(np.flatnonzero(got["action_mask"])[0]))
 
 
+def test_points_rewards_are_the_points_each_game_counts() -> None:
+    """``reward="points"`` pays the hand's points: block's result, and Double Double
+    Dominoes' score track (its result holds no points)."""
+    for name in ("block", "double_double"):
+        env = rl.env(name, 2, reward="points")
+        totals = _play(env, 1)
+        final = env.state_
+        assert final is not None and final.result is not None
+        want = final.scores if name == "double_double" else final.result.points
+        assert [totals[a] for a in env.possible_agents] == [float(p) for p in want]
+        assert any(want)
+        assert rl.hand_rewards(final, "points") == [float(p) for p in want]
+
+
 def test_matches_pay_the_match_reward() -> None:
     env = rl.env("block", 2, match=True, options={"target_score": 20}, reward="points")
     totals = _play(env, 1)

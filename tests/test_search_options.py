@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bonepile.agents.ismcts import ISMCTSAgent, margins, most_visited, rewards
+from bonepile.agents.ismcts import ISMCTSAgent, evaluate, margins, most_visited, rewards
 from bonepile.agents.registry import make_agent
 from bonepile.agents.solver import EndgameSolver
 from bonepile.errors import OptionError
@@ -103,6 +103,27 @@ def test_the_points_objective_scores_the_margin() -> None:
     assert final.result is not None
     p = final.result.points
     assert margins(final, 10.0) == [(p[0] - p[1]) / 10.0, (p[1] - p[0]) / 10.0]
+
+
+def test_the_points_objective_counts_a_board_game_s_track() -> None:
+    """Double Double Dominoes scores on its track, not in the result: a finished game's
+    margins are the track's, and a rollout cut short is valued in the same units (the lead
+    on the track over the others' mean), not as a chance to win."""
+    game = get_game("double_double")
+    final = game.new(2, seed=4).playout(random.Random(1))
+    assert final.result is not None and not any(final.result.points)
+    a, b = final.scores
+    assert a != b and final.hand_points == (a, b)
+    assert margins(final, 20.0) == [(a - b) / 20.0, (b - a) / 20.0]
+    state, rng = game.new(2, seed=5), random.Random(2)
+    while state.actor is not None and state.scores[0] == state.scores[1]:
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.random() * len(legal))])
+    assert state.actor is not None
+    x, y = state.scores
+    assert evaluate(state, rewards, 20.0) == [(x - y) / 20.0, (y - x) / 20.0]
+    chance = evaluate(state, rewards)
+    assert all(0.0 < c < 1.0 for c in chance) and (chance[0] > chance[1]) == (x > y)
 
 
 @pytest.mark.parametrize(

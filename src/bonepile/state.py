@@ -602,6 +602,15 @@ class State(Generic[OptionsT]):
         return tuple(a + b for a, b in zip(self._scores_before, self._result.points, strict=True))
 
     @property
+    def hand_points(self) -> tuple[int, ...]:
+        """The points the hand has scored each seat so far, as the game counts them: the
+        result's points once the hand is over (zeros before); a board game scores on its
+        track as it goes, and overrides this with the track."""
+        if self._result is None:
+            return (0,) * self.players
+        return self._result.points
+
+    @property
     def facts(self) -> PublicFacts:
         """The game's public facts (direction, spell, ...): a frozen object of the game's
         :attr:`~bonepile.games.Game.Facts` class (see :mod:`bonepile.facts`)."""

@@ -21,7 +21,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bonepile.actions import Action
@@ -97,14 +97,19 @@ def _any(state: State[Any], rng: random.Random) -> Action:
 
 
 def evaluate(
-    state: State[Any], score: Callable[[State[Any]], list[float]] | None = None
+    state: State[Any],
+    score: Callable[[State[Any]], list[float]] | None = None,
+    scale: float | None = None,
 ) -> list[float]:
     """A finished hand's value to each seat (``score``, by default :func:`rewards`); for a
-    running board game, who is ahead on the track (a logistic of each seat's lead over the
-    best of the others, 4 points a unit)."""
+    running board game, who is ahead on the track: with a points ``scale`` (the points
+    objective, :func:`margins`' units) each seat's lead over the mean of the others, else a
+    logistic of its lead over the best of the others, 4 points a unit (a chance to win)."""
     if state.result is not None:
         return (score or rewards)(state)
     scores = state.scores
+    if scale is not None:
+        return spread(scores, scale)
     out = []
     for s, mine in enumerate(scores):
         best_other = max(v for o, v in enumerate(scores) if o != s)
@@ -124,11 +129,15 @@ def rewards(final: State[Any]) -> list[float]:
 
 
 def margins(final: State[Any], scale: float) -> list[float]:
-    """What a finished hand is worth to each seat in points: its points less the mean of the
-    others', divided by ``scale`` (zero-sum: in two-player block, the points won or lost)."""
-    result = final.result
-    assert result is not None
-    points = result.points
+    """What a finished hand is worth to each seat in points (``State.hand_points``: in a
+    board game, its track): its points less the mean of the others', divided by ``scale``
+    (zero-sum: in two-player block, the points won or lost)."""
+    assert final.result is not None
+    return spread(final.hand_points, scale)
+
+
+def spread(points: Sequence[int], scale: float) -> list[float]:
+    """Each seat's ``points`` less the mean of the others', divided by ``scale``."""
     n = len(points)
     total = sum(points)
     return [(p - (total - p) / (n - 1)) / scale for p in points]
@@ -343,8 +352,9 @@ class ISMCTSAgent:
         objective = self.aim(hints)
         if self.value is not None and objective != "win":
             raise OptionError(f"a learned value estimates the chance to win, not {objective}")
+        units: float | None = None  # the points objective's scale (None: the win's units)
         if objective == "points":
-            scale = hints.points_scale
+            scale = units = hints.points_scale
 
             def score(final: State[Any]) -> list[float]:
                 return margins(final, scale)
@@ -423,7 +433,7 @@ class ISMCTSAgent:
             if solver is not None and state.actor is not None and solver.small(state):
                 r = solver.rewards(state)  # None: too big after all, play a rollout
             if r is None:
-                r = self._rollout(state, score, policy, depth, rng)
+                r = self._rollout(state, score, units, policy, depth, rng)
                 if learned is not None and state.actor is not None:
                     r = self._blend(r, state, learned)
             root.visits += 1
@@ -448,18 +458,20 @@ class ISMCTSAgent:
     def _rollout(
         state: State[Any],
         score: Callable[[State[Any]], list[float]],
+        units: float | None,
         policy: Any,
         depth: int | None,
         rng: random.Random,
     ) -> list[float]:
         """The value to each seat of finishing ``state`` by the rollout policy (or, with a
-        ``depth``, of the position that many moves on)."""
+        ``depth``, of the position that many moves on, in ``score``'s units: ``units`` is the
+        points objective's scale, ``None`` for the chance to win)."""
         if depth is not None:
             for _ in range(depth):
                 if state.actor is None:
                     break
                 state = state.apply(policy(state, rng) if policy is not None else _any(state, rng))
-            return evaluate(state, score)
+            return evaluate(state, score, units)
         if policy is not None:
             return score(state.playout_with(policy, rng))
         final = state.playout(rng) if state.actor is not None else state

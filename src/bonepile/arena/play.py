@@ -151,9 +151,7 @@ def play_job(setup: Setup, job: Job) -> GameOutcome:
             state = game.new(n, options=setup.options, seed=deal_seed, board=setup.board)
             state = play_hand(state, timed)
             assert state.result is not None
-            winners, points = state.result.winners, state.result.points
-            if game.board_game:
-                points = state.scores
+            winners, points = state.result.winners, state.hand_points
             reason = state.result.reason
             moves = len(state.moves)
             record = _record(setup, job, state=state)

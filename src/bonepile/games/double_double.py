@@ -564,6 +564,12 @@ class DoubleDoubleState(State[DoubleDoubleOptions]):
         """Every seat's score-track position."""
         return self._positions
 
+    @property
+    def hand_points(self) -> tuple[int, ...]:
+        """The score track: the game's points, scored as the tiles go down (the result holds
+        none)."""
+        return self._positions
+
     def pip_at(self, cell: str) -> int | None:
         """The pips showing on ``cell`` (``"8H"``), or ``None`` when it is empty."""
         v = self._cells[self._board.cell(cell)]

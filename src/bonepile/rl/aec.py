@@ -14,7 +14,6 @@ from bonepile.errors import IllegalActionError
 from bonepile.games import Game
 from bonepile.match import Match, new_match
 from bonepile.render import render_match, render_state
-from bonepile.result import Result
 from bonepile.rl.encoding import ActionCodec, resolve
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.state import State
@@ -23,11 +22,15 @@ from bonepile.view import View
 Reward = Literal["win", "points"]
 
 
-def hand_rewards(result: Result, players: int, reward: Reward) -> list[float]:
-    """Each seat's reward for a hand: ``win`` +1 for a winner, -1 for the others (0 for all
-    when nobody wins); ``points`` the points the hand scored each seat."""
+def hand_rewards(final: State[Any], reward: Reward) -> list[float]:
+    """Each seat's reward for the finished hand ``final``: ``win`` +1 for a winner, -1 for the
+    others (0 for all when nobody wins); ``points`` the points the hand scored each seat
+    (``State.hand_points``: in a board game, its score track)."""
+    result = final.result
+    assert result is not None, "the hand is not over"
+    players = final.players
     if reward == "points":
-        return [float(p) for p in result.points]
+        return [float(p) for p in final.hand_points]
     if not result.winners:
         return [0.0] * players
     won = set(result.winners)
@@ -158,7 +161,7 @@ class DominoesEnv(AECEnv):  # type: ignore[misc]
         self._views = {}
         rewards = dict.fromkeys(self.agents, 0.0)
         if state.result is not None:
-            for s, r in enumerate(hand_rewards(state.result, self.players, self.reward_kind)):
+            for s, r in enumerate(hand_rewards(state, self.reward_kind)):
                 rewards[self.possible_agents[s]] = r
             if self.match_ is not None:
                 self.match_ = self.match_.with_current(state)

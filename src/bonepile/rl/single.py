@@ -153,7 +153,7 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         result = self.state_.result
         reward = 0.0
         if result is not None:
-            reward = hand_rewards(result, self.players, self.reward_kind)[self.seat]
+            reward = hand_rewards(self.state_, self.reward_kind)[self.seat]
             for s, agent in enumerate(self._agents):
                 end = getattr(agent, "finish", None)
                 if end is not None:

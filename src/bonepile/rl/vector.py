@@ -100,7 +100,7 @@ class BatchEnv:
                 raise ValueError(f"game {i}: {act} (action {a}) is not legal here")
             s, _ = s.step(act)
             if s.result is not None:
-                rewards[i] = hand_rewards(s.result, self.players, self.reward_kind)
+                rewards[i] = hand_rewards(s, self.reward_kind)
                 done[i] = True
                 s = self._deal(i)
             self.states[i] = s
