@@ -107,7 +107,7 @@ def evaluate(
     logistic of its lead over the best of the others, 4 points a unit (a chance to win)."""
     if state.result is not None:
         return (score or rewards)(state)
-    scores = state.scores
+    scores = state.hand_points
     if scale is not None:
         return spread(scores, scale)
     out = []
