@@ -28,7 +28,6 @@ from bonepile.actions import Action
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.agents.solver import EndgameSolver
-from bonepile.errors import OptionError
 from bonepile.games import get_game
 from bonepile.heuristics import PlayHints
 from bonepile.state import State
@@ -349,9 +348,7 @@ class ISMCTSAgent:
         redact = game.hidden_actions
         c = self.exploration
         weight = self.prior_weight
-        objective = self.aim(hints)
-        if self.value is not None and objective != "win":
-            raise OptionError(f"a learned value estimates the chance to win, not {objective}")
+        objective = self.aim(hints)  # "win" whenever a learned value is given
         units: float | None = None  # the points objective's scale (None: the win's units)
         if objective == "points":
             scale = units = hints.points_scale
