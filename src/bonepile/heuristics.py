@@ -376,8 +376,9 @@ LINE_HINTS = PlayHints(
     objective="points",
     ladder=("random", "greedy", "ismcts:hard", "ismcts:expert"),
 )
-"""Block's: the search plays for the points margin (``hard`` playing for points beat ``hard``
-playing for the hand in hands and points, 0.544 and +1.20 a hand); ``easy`` (15 iterations)
+"""Block's: the search plays for the points margin (``hard`` playing for points won more
+points than ``hard`` playing for the hand, +1.20 and +0.58 a hand at two seeds, and as many or
+more hands, 0.544 and 0.510); ``easy`` (15 iterations)
 lost to ``greedy`` and ``medium`` (60) was level with it, so block's ladder goes from
 ``greedy`` to ``hard``."""
 DRAW_HINTS = replace(
