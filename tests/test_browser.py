@@ -30,6 +30,8 @@ from live_server import running_server
 CHROMIUM = "/usr/bin/chromium"
 SCREENS = Path("/tmp/bonepile-screens")
 DESKTOP = {"width": 1366, "height": 768}
+# how long a wait for the page may take: CI machines are shared and busy (15 s waits failed)
+PATIENCE = 60_000
 PHONE = {"width": 390, "height": 844}
 TILE_TEXT = re.compile(r"^\d{1,2}-\d{1,2}$")
 
@@ -111,7 +113,7 @@ def new_table_via_form(page: Page, base: str, game: str, seats: list[str], name:
         page.fill("#name", name)
     page.click("[data-action=create]")
     page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector(".hand-tile, .overlay .card", timeout=20000)
+    page.wait_for_selector(".hand-tile, .overlay .card", timeout=PATIENCE)
     return page.url.rsplit("/", 1)[1]
 
 
@@ -198,7 +200,9 @@ def play_hand(page: Page, screenshot: str | None = None, limit: int = 200) -> in
             page.wait_for_timeout(300)
             shot(page, screenshot)
         # the move is on its way: wait until it is acknowledged (no tile pending)
-        page.wait_for_function("() => !document.querySelector('.hand-tile.playing')", timeout=15000)
+        page.wait_for_function(
+            "() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE
+        )
     else:
         raise AssertionError("the hand did not end")
     page.wait_for_selector(".result-card", timeout=30000)
@@ -294,15 +298,15 @@ def test_two_players_and_a_spectator(contexts: Any, server: str) -> None:
     guest.wait_for_selector(".waiting-card [data-action=sit]")
     guest.fill(".waiting-card input[name=name]", "Guest")
     guest.click(".waiting-card [data-action=sit]")
-    guest.wait_for_selector(".hand-tile", timeout=15000)
-    host.wait_for_function("() => !document.querySelector('.waiting-card')", timeout=15000)
+    guest.wait_for_selector(".hand-tile", timeout=PATIENCE)
+    host.wait_for_function("() => !document.querySelector('.waiting-card')", timeout=PATIENCE)
     no_scroll(guest)
     no_scroll(host)
 
     watcher_ctx = contexts(DESKTOP)
     watcher = watcher_ctx.page()
     watcher.goto(f"{server}/t/{table}")
-    watcher.wait_for_selector(".watching", timeout=15000)
+    watcher.wait_for_selector(".watching", timeout=PATIENCE)
 
     # each sees only their own hand: no other tile face anywhere in the page
     host_tiles = set(hand_faces(host))
@@ -328,7 +332,7 @@ def test_two_players_and_a_spectator(contexts: Any, server: str) -> None:
                 other.wait_for_function(
                     f"() => document.querySelectorAll('.log-turn').length > {before}"
                     " || !!document.querySelector('.result-card')",
-                    timeout=15000,
+                    timeout=PATIENCE,
                 )
         host.wait_for_timeout(200)
     host.wait_for_timeout(500)
@@ -344,7 +348,7 @@ def test_two_players_and_a_spectator(contexts: Any, server: str) -> None:
     host.press(".chat-form input", "Enter")
     guest.click(".panel-toggle")
     guest.click(".tab >> text=Chat")
-    guest.wait_for_selector(".chat-text >> text=<b>hi</b> there", timeout=10000)
+    guest.wait_for_selector(".chat-text >> text=<b>hi</b> there", timeout=PATIENCE)
     assert guest.locator(".chat-text b").count() == 0
 
 
@@ -371,8 +375,8 @@ def test_spectator_sees_no_hand(contexts: Any, server: str) -> None:
     watcher_ctx = contexts(PHONE)
     watcher = watcher_ctx.page()
     watcher.goto(f"{server}/t/{made['id']}")
-    watcher.wait_for_selector(".watching", timeout=15000)
-    watcher.wait_for_selector(".seat-card", timeout=15000)
+    watcher.wait_for_selector(".watching", timeout=PATIENCE)
+    watcher.wait_for_selector(".seat-card", timeout=PATIENCE)
     no_scroll(watcher)
     assert hand_faces(watcher) == []
     assert watcher.locator(".status-row.my-turn").count() == 0
@@ -382,12 +386,12 @@ def test_spectator_sees_no_hand(contexts: Any, server: str) -> None:
     did = play_one(player)
     if did in ("place", "draw", "pass"):
         player.wait_for_function(
-            "() => !document.querySelector('.hand-tile.playing')", timeout=15000
+            "() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE
         )
         if did == "place":
             watcher.wait_for_function(
                 f"() => document.querySelectorAll('.layer-tiles .tile').length > {before}",
-                timeout=15000,
+                timeout=PATIENCE,
             )
     if not watcher.locator(".result-card").count():
         assert hand_faces(watcher) == []
@@ -428,7 +432,9 @@ def test_reload_and_dropped_connection_keep_the_seat(contexts: Any, server: str)
     page.wait_for_function(WAIT_TURN, timeout=30000)
     while page.locator(".hand-tile.legal").count() == 0:
         play_one(page)
-        page.wait_for_function("() => !document.querySelector('.hand-tile.playing')", timeout=15000)
+        page.wait_for_function(
+            "() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE
+        )
         page.wait_for_function(WAIT_TURN, timeout=30000)
         if page.locator(".result-card").count():
             pytest.skip("the hand ended before a tile could be played")
@@ -439,7 +445,9 @@ def test_reload_and_dropped_connection_keep_the_seat(contexts: Any, server: str)
     before_played = page.evaluate(played)
     w.context.set_offline(True)
     page.evaluate("() => window.__sockets.forEach(s => s.close())")
-    page.wait_for_selector(".conn[data-state=offline], .conn[data-state=connecting]", timeout=10000)
+    page.wait_for_selector(
+        ".conn[data-state=offline], .conn[data-state=connecting]", timeout=PATIENCE
+    )
     page.locator(".hand-tile.legal").first.click()
     page.locator(".end.target").first.click()
     page.wait_for_selector(".hand-tile.playing")
@@ -447,8 +455,8 @@ def test_reload_and_dropped_connection_keep_the_seat(contexts: Any, server: str)
     page.wait_for_timeout(500)
     assert page.evaluate(played) == before_played
     w.context.set_offline(False)
-    page.wait_for_selector(".conn[data-state=online]", timeout=20000)
-    page.wait_for_function("() => !document.querySelector('.hand-tile.playing')", timeout=15000)
+    page.wait_for_selector(".conn[data-state=online]", timeout=PATIENCE)
+    page.wait_for_function("() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE)
     page.wait_for_timeout(800)
     # delivered, and only once
     assert page.evaluate(played) == before_played + 1
@@ -461,12 +469,18 @@ def test_reload_and_dropped_connection_keep_the_seat(contexts: Any, server: str)
 
 @pytest.mark.browser
 def test_replay_steps_and_analysis(contexts: Any, server: str) -> None:
-    page, made = a_finished_block_hand(contexts, server)
-    page.click(".result-card >> text=Replay this hand")
-    page.wait_for_selector(".replay-slider")
-    slider = page.locator(".replay-slider")
-    last = int(slider.get_attribute("max") or "0")
-    assert last > 2
+    # about one deal in a hundred is blocked at once (a double led that nobody can follow):
+    # such a hand has no steps to walk through, so play another
+    for _ in range(3):
+        page, made = a_finished_block_hand(contexts, server)
+        page.click(".result-card >> text=Replay this hand")
+        page.wait_for_selector(".replay-slider")
+        slider = page.locator(".replay-slider")
+        last = int(slider.get_attribute("max") or "0")
+        if last > 2:
+            break
+    else:
+        raise AssertionError("three hands in a row ended within two moves")
     counter = page.locator(".replay-counter")
     assert counter.inner_text().startswith("0 /")
     page.keyboard.press("ArrowRight")
@@ -528,11 +542,11 @@ def test_front_page_rules_and_lobby(contexts: Any, server: str) -> None:
         },
     )
     page.goto(server + "/")
-    page.wait_for_selector(f".lobby-row[data-table='{made['id']}']", timeout=10000)
+    page.wait_for_selector(f".lobby-row[data-table='{made['id']}']", timeout=PATIENCE)
     # the big button starts Super Dominoes against bots
     page.click("[data-action=play-bots]")
     page.wait_for_url(re.compile(r".*/t/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector(".me-card .seat-card.mine", timeout=20000)
+    page.wait_for_selector(".me-card .seat-card.mine", timeout=PATIENCE)
     page.wait_for_timeout(500)
     no_scroll(page)
     shot(page, "super_dominoes-phone")
@@ -567,7 +581,7 @@ def test_keyboard_play(contexts: Any, server: str) -> None:
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "() => document.querySelectorAll('.layer-tiles .tile').length >= 1", timeout=15000
+        "() => document.querySelectorAll('.layer-tiles .tile').length >= 1", timeout=PATIENCE
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from test_browser import (  # noqa: F401 - fixtures
     DESKTOP,
+    PATIENCE,
     WAIT_TURN,
     browser,
     contexts,
@@ -176,7 +177,7 @@ def test_the_board_names_its_squares_and_a_track_note_says_what_it_means(
 ) -> None:
     page = contexts(PHONES["phone"]).page()
     _table(page, server, {"game": "double_double", "seats": ["me", "greedy"]})
-    page.wait_for_selector(".table-svg .coord", timeout=20_000)
+    page.wait_for_selector(".table-svg .coord", timeout=PATIENCE)
     got = page.evaluate(COORDS)
     texts = [lab["text"] for lab in got["labels"]]
     letters = [chr(ord("A") + c) for c in range(15)]
@@ -198,14 +199,14 @@ def test_the_board_names_its_squares_and_a_track_note_says_what_it_means(
         if play_one(page) == "over":
             break
         page.wait_for_function(
-            "() => !document.querySelector('.hand-tile.playing')", timeout=15_000
+            "() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE
         )
     notes = page.locator(".seat-card .track-note")
     assert notes.count() > 0
     text = notes.first.inner_text()
     assert re.fullmatch(r"\+\d+ on \ds", text), text
     notes.first.click()
-    page.wait_for_selector(".toast >> text=Track bonus", timeout=5_000)
+    page.wait_for_selector(".toast >> text=Track bonus", timeout=PATIENCE)
     shot(page, "polish-double-double-phone")
 
 
@@ -223,14 +224,14 @@ def test_keys_reach_the_tenth_tile_and_beyond(contexts: Any, server: str) -> Non
     page.wait_for_function(WAIT_TURN, timeout=30_000)
     assert page.locator(".hand-tile").count() == 12
     page.keyboard.press("0")
-    page.wait_for_selector(".hand-tile[data-index='9'].selected", timeout=5_000)
+    page.wait_for_selector(".hand-tile[data-index='9'].selected", timeout=PATIENCE)
     assert page.locator(".hand-tile.selected").count() == 1
     page.keyboard.press("Shift+Digit1")
-    page.wait_for_selector(".hand-tile[data-index='10'].selected", timeout=5_000)
+    page.wait_for_selector(".hand-tile[data-index='10'].selected", timeout=PATIENCE)
     page.keyboard.press("Shift+Digit2")
-    page.wait_for_selector(".hand-tile[data-index='11'].selected", timeout=5_000)
+    page.wait_for_selector(".hand-tile[data-index='11'].selected", timeout=PATIENCE)
     page.keyboard.press("3")
-    page.wait_for_selector(".hand-tile[data-index='2'].selected", timeout=5_000)
+    page.wait_for_selector(".hand-tile[data-index='2'].selected", timeout=PATIENCE)
     assert page.locator(".hand-tile[data-index='9']").get_attribute("aria-keyshortcuts") == "0"
     # the keys are told: "?" shows them
     page.keyboard.press("?")
@@ -334,7 +335,7 @@ def test_your_turn_shows_in_the_tab_and_notifies_once_asked(
     guest.goto(f"{server}/t/{table}")
     guest.fill(".waiting-card input[name=name]", "Guest")
     guest.click(".waiting-card [data-action=sit]")
-    guest.wait_for_selector(".hand-tile", timeout=15_000)
+    guest.wait_for_selector(".hand-tile", timeout=PATIENCE)
 
     # the host leads: their tab says so, the guest's does not
     host.wait_for_function(WAIT_TURN, timeout=30_000)
@@ -346,11 +347,11 @@ def test_your_turn_shows_in_the_tab_and_notifies_once_asked(
     # hidden, but notifications not asked for: none, whatever the browser allows
     _hide(host, True)
     play_one(host)
-    host.wait_for_function(f"() => !document.title.startsWith({TURN_MARK!r})", timeout=15_000)
+    host.wait_for_function(f"() => !document.title.startsWith({TURN_MARK!r})", timeout=PATIENCE)
     assert host.evaluate(icon) == plain_icon
-    guest.wait_for_function(f"() => document.title.startsWith({TURN_MARK!r})", timeout=15_000)
+    guest.wait_for_function(f"() => document.title.startsWith({TURN_MARK!r})", timeout=PATIENCE)
     play_one(guest)
-    host.wait_for_function(f"() => document.title.startsWith({TURN_MARK!r})", timeout=15_000)
+    host.wait_for_function(f"() => document.title.startsWith({TURN_MARK!r})", timeout=PATIENCE)
     assert host.evaluate("() => window.__notes.length") == 0
 
     # asked for: the next turn of the host's in a hidden tab brings one
@@ -365,12 +366,16 @@ def test_your_turn_shows_in_the_tab_and_notifies_once_asked(
     assert host.evaluate("() => localStorage.getItem('bonepile:notify')") == "on"
     if play_one(host) == "over":
         pytest.skip("the hand ended before the guest could move again")
-    host.wait_for_function(f"() => !document.title.startsWith({TURN_MARK!r})", timeout=15_000)
+    host.wait_for_function(f"() => !document.title.startsWith({TURN_MARK!r})", timeout=PATIENCE)
     _hide(host, True)
-    guest.wait_for_function(WAIT_TURN, timeout=15_000)
+    guest.wait_for_function(WAIT_TURN, timeout=PATIENCE)
     if play_one(guest) == "over":
         pytest.skip("the hand ended before the host's turn came back")
-    host.wait_for_function("() => window.__notes.length > 0", timeout=15_000)
+    # the guest's move landed and the turn came back to the host: then a notification shows
+    guest.wait_for_function(f"() => !document.title.startsWith({TURN_MARK!r})", timeout=PATIENCE)
+    if host.wait_for_function(WAIT_TURN, timeout=PATIENCE).json_value() == "over":
+        pytest.skip("the guest's move ended the hand")
+    host.wait_for_function("() => window.__notes.length > 0", timeout=PATIENCE)
     note = host.evaluate("() => window.__notes[0]")
     assert note["title"].startswith("Your turn"), note
     assert "Guest" in note["body"], note
@@ -389,7 +394,7 @@ def test_the_sound_switch_is_on_and_kept(contexts: Any, server: str) -> None:  #
     assert switch.get_attribute("aria-pressed") == "true"
     page.wait_for_function(WAIT_TURN, timeout=30_000)
     play_one(page)
-    page.wait_for_function("() => window.__oscillators > 0", timeout=15_000)
+    page.wait_for_function("() => window.__oscillators > 0", timeout=PATIENCE)
     switch.click()
     assert switch.get_attribute("aria-pressed") == "false"
     assert page.evaluate("() => localStorage.getItem('bonepile:sound')") == "off"
@@ -453,12 +458,14 @@ def test_the_table_says_how_many_watch(contexts: Any, server: str) -> None:  # n
     assert host.locator(".hand-info .watchers").count() == 0
     watcher = contexts(PHONES["phone"]).page()
     watcher.goto(f"{server}/t/{table}")
-    watcher.wait_for_selector(".watching", timeout=15_000)
-    host.wait_for_selector(".hand-info .watchers", timeout=15_000)
+    watcher.wait_for_selector(".watching", timeout=PATIENCE)
+    host.wait_for_selector(".hand-info .watchers", timeout=PATIENCE)
     assert "1 watching" in host.locator(".hand-info").inner_text()
     shot(host, "polish-watching-desktop")
     watcher.close()
-    host.wait_for_function("() => !document.querySelector('.hand-info .watchers')", timeout=15_000)
+    host.wait_for_function(
+        "() => !document.querySelector('.hand-info .watchers')", timeout=PATIENCE
+    )
 
 
 @pytest.mark.browser
@@ -488,6 +495,6 @@ def test_low_time_sounds_a_warning(contexts: Any, server: str) -> None:  # noqa:
     page.wait_for_function(
         "() => { const c = document.querySelector('.me-card .clock');"
         " return c && c.classList.contains('low'); }",
-        timeout=20_000,
+        timeout=PATIENCE,
     )
-    page.wait_for_function(f"() => window.__oscillators >= {before} + 3", timeout=3_000)
+    page.wait_for_function(f"() => window.__oscillators >= {before} + 3", timeout=PATIENCE)
