@@ -33,7 +33,7 @@ from bonepile.actions import Action, Attach, Discard, Lead, Place
 from bonepile.agents import RandomAgent, play_hand
 from bonepile.agents.external import PROTOCOL, AgentForfeit, ExternalAgent
 from bonepile.agents.greedy import GreedyAgent
-from bonepile.agents.ismcts import LEVELS, ISMCTSAgent, resample
+from bonepile.agents.ismcts import LEVELS, ISMCTSAgent, most_visited, resample
 from bonepile.agents.registry import make_agent
 from bonepile.agents.sampler import Sampler, determinize
 from bonepile.errors import OptionError
@@ -428,6 +428,24 @@ def test_a_fixed_seed_gives_a_fixed_choice(game: str) -> None:
         for _ in range(2)
     ]
     assert finals[0].moves == finals[1].moves
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_time_budget_the_sampling_used_up_still_searches(game: str) -> None:
+    """A time budget shorter than sampling the worlds takes still searches every sampled world
+    once and plays a move the search tried, not the first legal move by default."""
+    players = get_game(game).default_players
+    _, v = legal_view(game, players, seed=4, min_legal=3)
+    agent = ISMCTSAgent(seed=3, seconds=1e-9)
+    hints = get_game(game).hints
+    worlds = len(agent._worlds(v, agent._rng(v)))
+    assert worlds == min(agent.settings(hints)[0], agent.iterations)
+    root = agent.search(agent._worlds(v, agent._rng(v)), v.seat, random.Random(1))
+    assert root.visits >= worlds
+    assert root.children[most_visited(root, v.legal)].visits > 0
+    move = agent.act(v)
+    assert agent.last_iterations >= worlds
+    assert move in v.legal
 
 
 # ------------------------------------------------------------------------------ belief

@@ -333,7 +333,9 @@ class ISMCTSAgent:
     ) -> _Node:
         """Run the search over the sampled ``worlds`` (with ``prior``, the root's move
         probabilities, see :attr:`prior`; a time budget counted from ``started``, by default
-        now); return the root of the tree.
+        now, and spent only once every world was searched once, so that a budget the
+        sampling used up still chooses by the search, not the first legal move); return the
+        root of the tree.
 
         A node remembers, for each world that reached it, the position and its candidate
         actions, so later iterations in the same world walk the known part of the tree without
@@ -375,7 +377,12 @@ class ISMCTSAgent:
         count = len(worlds)
         done = 0
         while done < budget:
-            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+            if (
+                deadline is not None
+                and done >= count
+                and done % 16 == 0
+                and time.perf_counter() >= deadline
+            ):
                 break
             w = done % count
             state = worlds[w]
