@@ -34,7 +34,7 @@ from bonepile.server.limits import Limits
 from bonepile.server.room import TableConfig, restore
 from bonepile.server.store import Faults, Store, engine_url
 from tcp_proxy import TcpProxy
-from test_server import my_turn_or_over, new_table, receive_state
+from test_server import live_table, my_turn_or_over, new_table, receive_state
 from test_store import PG, _postgres_or_skip
 
 SECRET = "hostile-secret"
@@ -43,20 +43,6 @@ SECRET = "hostile-secret"
 def app_on(store: Store, limits: Limits | None = None, clock: Any = time.time) -> Any:
     hub = Hub(store, executor=ThreadPoolExecutor(2), bot_pace=0.0, limits=limits, clock=clock)
     return create_app(Settings(database="unused", secret=SECRET), hub=hub)
-
-
-def live_block_table(client: TestClient) -> dict[str, Any]:
-    """A new block table against the greedy bot whose hand is still on at our first turn:
-    about one deal in a hundred is blocked at the lead (a double nobody can follow) and over
-    before we move, so such a table is set aside for another."""
-    for _ in range(5):
-        t = new_table(client, "block", ["me", "greedy"])
-        with client.websocket_connect(f"/ws/table/{t['id']}") as raw:
-            raw.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
-            state = receive_state(raw, my_turn_or_over)
-        if state["status"] == "playing":
-            return t
-    raise AssertionError("five block deals in a row were over before our first move")
 
 
 @pytest.fixture
@@ -227,7 +213,7 @@ def test_a_storage_outage_shows_nothing_unsaved_and_the_table_resumes_by_itself(
     outage: Outage,
 ) -> None:
     with TestClient(app_on(outage.store)) as client:
-        t = live_block_table(client)
+        t = live_table(client)
         with client.websocket_connect(f"/ws/table/{t['id']}") as raw:
             ws = Watcher(raw)
             raw.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
