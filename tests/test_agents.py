@@ -438,9 +438,10 @@ def test_a_time_budget_the_sampling_used_up_still_searches(game: str) -> None:
     _, v = legal_view(game, players, seed=4, min_legal=3)
     agent = ISMCTSAgent(seed=3, seconds=1e-9)
     hints = get_game(game).hints
-    worlds = len(agent._worlds(v, agent._rng(v)))
+    sampled = agent._worlds(v, agent._rng(v))
+    worlds = len(sampled)
     assert worlds == min(agent.settings(hints)[0], agent.iterations)
-    root = agent.search(agent._worlds(v, agent._rng(v)), v.seat, random.Random(1))
+    root = agent.search(sampled, v.seat, random.Random(1))
     assert root.visits >= worlds
     assert root.children[most_visited(root, v.legal)].visits > 0
     move = agent.act(v)
