@@ -206,6 +206,9 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> Non
     seats = [Seat(server, t["id"], t["token"]) for t in made]
     for s in seats:
         play([s], moves=1)
+    deadline = time.monotonic() + 60  # the second worker may still be starting on a busy machine
+    while len(site.live_pids()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert len(site.live_pids()) == 2, "one port, two workers"
     victim = site.lease(made[0]["id"])[0]  # the worker that made the first table
     assert victim is not None
