@@ -18,7 +18,7 @@ from bonepile.agents.ismcts import ISMCTSAgent, evaluate, margins, most_visited,
 from bonepile.agents.registry import make_agent
 from bonepile.agents.solver import EndgameSolver
 from bonepile.errors import OptionError
-from bonepile.games import get_game
+from bonepile.games import all_games, get_game
 from bonepile.state import State
 from bonepile.view import view
 
@@ -299,6 +299,44 @@ def test_the_greedy_prior_is_the_greedy_player_s_choice(game: str) -> None:
             legal = state.legal_actions()
             state = state.apply(legal[int(rng.random() * len(legal))])
     assert checked == 6
+
+
+GUIDED = [(g.name, level) for g in all_games() for level in g.hints.guided_levels]
+
+
+@pytest.mark.parametrize(("game", "level"), GUIDED)
+def test_a_guided_level_searches_from_the_greedy_player_s_choice(game: str, level: str) -> None:
+    """A level the game guides (``hints.guided_levels``) plays as the same level told
+    ``prior=greedy``, and the guide changes its play: without it (``pw=0``) some move differs."""
+    guided = make_agent(f"ismcts:{level}", seed=3)
+    told = make_agent(f"ismcts:{level}:prior=greedy", seed=3)
+    unguided = make_agent(f"ismcts:{level}:pw=0", seed=3)
+    g = get_game(game)
+    differs = 0
+    checked = 0
+    for seed in range(8):
+        state = g.new(g.default_players, seed=seed)
+        rng = random.Random(seed)
+        while state.actor is not None and checked < 3 * (seed + 1):
+            v = view(state, state.actor)
+            if len(v.legal) >= 2:
+                move = guided.act(v)
+                assert move == told.act(v)
+                differs += move != unguided.act(v)
+                checked += 1
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.random() * len(legal))])
+        if differs:
+            break
+    assert differs, "the greedy guide changed none of the level's moves"
+
+
+def test_a_game_without_guided_levels_searches_unguided() -> None:
+    agent = make_agent("ismcts:medium", seed=1)
+    assert isinstance(agent, ISMCTSAgent)
+    g = get_game("block")
+    assert "medium" not in g.hints.guided_levels
+    assert agent.root_prior(_position_with_a_choice(1)) is None
 
 
 # ------------------------------------------------------------------------------ a learned value

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bonepile.actions import Action
-from bonepile.agents.greedy import GreedyAgent
+from bonepile.agents.greedy import GreedyAgent, greedy_prior
 from bonepile.agents.sampler import Sampler, SamplingError
 from bonepile.agents.solver import EndgameSolver
 from bonepile.games import get_game
@@ -249,7 +249,7 @@ class ISMCTSAgent:
             self.fallbacks += 1
             self.last_iterations = 0
             return GreedyAgent(self.seed).act(view)
-        bias = self.prior(view) if self.prior is not None else None
+        bias = self.root_prior(view)
         return most_visited(self.search(worlds, view.seat, rng, bias, started), legal)
 
     def estimates(self, view: View) -> list[tuple[Action, int, float]]:
@@ -262,8 +262,7 @@ class ISMCTSAgent:
         worlds = self._worlds(view, rng)
         if not worlds:
             return []
-        bias = self.prior(view) if self.prior is not None else None
-        root = self.search(worlds, view.seat, rng, bias)
+        root = self.search(worlds, view.seat, rng, self.root_prior(view))
         out = []
         for a in legal:
             child = root.children.get(a)
@@ -315,6 +314,16 @@ class ISMCTSAgent:
         elif belief is None:
             belief = LEVEL_BELIEF.get(self.level or "", 0)
         return min(pool, self.iterations), belief
+
+    def root_prior(self, view: View) -> dict[Action, float] | None:
+        """The move probabilities that guide the search at the root of ``view``: the given
+        :attr:`prior`'s, else the greedy player's choice at a level the game guides so
+        (``PlayHints.guided_levels``), else none."""
+        if self.prior is not None:
+            return self.prior(view)
+        if self.level is not None and self.level in get_game(view.game).hints.guided_levels:
+            return greedy_prior(view)
+        return None
 
     def aim(self, hints: PlayHints) -> str:
         """What the search maximises in a game with ``hints``: the objective asked for, else
