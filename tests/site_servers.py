@@ -108,6 +108,18 @@ class Site:
         )
         return {int(r[0]) for r in rows}
 
+    def settled_workers(
+        self, count: int, gone: frozenset[int] = frozenset(), within: float = 60.0
+    ) -> set[int]:
+        """The live pids once there are ``count`` of them and none of ``gone`` (a busy machine
+        starts a worker slowly), or as they are after ``within`` seconds."""
+        deadline = time.monotonic() + within
+        live = self.live_pids()
+        while (len(live) != count or live & gone) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            live = self.live_pids()
+        return live
+
     def close(self) -> str:
         """Stop every process, drop the database and the site's Redis keys; every log."""
         logs = []

@@ -206,10 +206,7 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> Non
     seats = [Seat(server, t["id"], t["token"]) for t in made]
     for s in seats:
         play([s], moves=1)
-    deadline = time.monotonic() + 60  # the second worker may still be starting on a busy machine
-    while len(site.live_pids()) < 2 and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert len(site.live_pids()) == 2, "one port, two workers"
+    assert len(site.settled_workers(2)) == 2, "one port, two workers"
     victim = site.lease(made[0]["id"])[0]  # the worker that made the first table
     assert victim is not None
     os.kill(victim, signal.SIGKILL)
@@ -219,14 +216,8 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> Non
         moves = [e for e in site.journal(t["id"]) if e["type"] == "move"]
         assert s.last is not None and len(moves) == len(s.last["view"]["history"])
         assert sorted(m["id"] for m in moves if m.get("id")) == sorted(s.acked)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:  # the supervisor started another worker
-        live = site.live_pids()
-        if len(live) == 2 and victim not in live:
-            break
-        time.sleep(0.5)
-    else:
-        raise AssertionError(f"the live workers are {site.live_pids()}")
+    live = site.settled_workers(2, gone=frozenset({victim}))  # the supervisor started another
+    assert len(live) == 2 and victim not in live, f"the live workers are {live}"
     for s in seats:
         s.close()
 
