@@ -75,3 +75,12 @@ def test_a_snapshot_opponent_plays_as_the_arena_seats_it(selfplay: ModuleType) -
     assert np.array_equal(out["move"], again["move"])  # the seed decides the hands and draws
     other = selfplay.play(job(f"policy:{SHIPPED}", 10, seed=4))
     assert not np.array_equal(out["x"][:5], other["x"][:5])
+
+
+def test_a_cooler_learner_draws_from_its_logits_over_the_temperature(
+    selfplay: ModuleType,
+) -> None:
+    out = selfplay.play({**job("greedy", 6), "temperature": 0.5})
+    policy = Policy.load(SHIPPED)
+    for x, mask, move, logp in zip(out["x"], out["mask"], out["move"], out["logp"], strict=True):
+        assert logp == pytest.approx(log_softmax(policy.logits(x) / 0.5, mask)[move], abs=1e-4)

@@ -68,8 +68,11 @@ class Learner:
     """The network being trained, as an agent: draws each move from its distribution and keeps
     every decision with a choice (the input, the legal moves, the move, its log-probability)."""
 
-    def __init__(self, policy: Policy, observer: Observer, rng: random.Random) -> None:
+    def __init__(
+        self, policy: Policy, observer: Observer, rng: random.Random, temperature: float = 1.0
+    ) -> None:
         self.policy = policy
+        self.temperature = temperature
         self.observer = observer
         self.features = LineFeatures(observer)
         self.rng = rng
@@ -90,7 +93,9 @@ class Learner:
         obs = self.observer.observe(view)
         x = self.features(obs)
         mask = obs["action_mask"]
-        logits = np.where(mask > 0, self.policy.logits(x), -np.inf).astype(np.float64)
+        logits = np.where(mask > 0, self.policy.logits(x) / self.temperature, -np.inf).astype(
+            np.float64
+        )
         p = np.exp(logits - logits.max())
         p /= p.sum()
         i = int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum()).clip(0, len(p) - 1))
@@ -109,7 +114,7 @@ def play(job: dict[str, Any]) -> dict[str, Any]:
     game, players = job["game"], job["players"]
     policy = Policy(job["weights"], job["meta"])
     rng = random.Random(job["seed"])
-    learner = Learner(policy, Observer(game, players), rng)
+    learner = Learner(policy, Observer(game, players), rng, job.get("temperature", 1.0))
     others = [make_agent(job["opponent"], job["seed"] * 10 + s) for s in range(players)]
     g = get_game(game)
     outcomes: list[float] = []
@@ -145,7 +150,7 @@ class Net:
     """The learner in torch, made from a policy file (the value head too, if it has one), and
     exported back to one."""
 
-    def __init__(self, start: Policy) -> None:
+    def __init__(self, start: Policy, temperature: float = 1.0) -> None:
         import torch
         from torch import nn
 
@@ -163,6 +168,7 @@ class Net:
         else:
             self.value_head = nn.Linear(width, 1)
         self.torch = torch
+        self.temperature = temperature
 
     @staticmethod
     def _linear(w: np.ndarray, b: np.ndarray) -> Any:
@@ -181,7 +187,7 @@ class Net:
     def forward(self, x: Any, mask: Any) -> tuple[Any, Any]:
         """Log-probabilities over the legal moves (illegal ones very negative) and the value."""
         h = self.body(x)
-        logits = self.head(h).masked_fill(~mask, -1e9)
+        logits = (self.head(h) / self.temperature).masked_fill(~mask, -1e9)
         return self.torch.log_softmax(logits, dim=1), self.torch.tanh(self.value_head(h)).squeeze(1)
 
     def weights(self) -> Weights:
@@ -274,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latest", type=float, default=0.5,
                         help="chance of the newest snapshot as the opponent")  # fmt: skip
     parser.add_argument("--reward", choices=("win", "points"), default="win")
+    parser.add_argument("--temperature", type=float, default=1.0,
+                        help="the learner draws from its logits over this")  # fmt: skip
     parser.add_argument("--points-scale", type=float, default=20.0)
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--epochs", type=int, default=3)
@@ -308,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     if int(start.meta.get("history", HISTORY)) != HISTORY or start.meta.get("options"):
         parser.error("--start must use the default history and no options")
     args.eval_against = [f"policy:{args.start}" if a == "start" else a for a in args.eval_against]
-    net, anchor = Net(start), Net(start)
+    net, anchor = Net(start, args.temperature), Net(start, args.temperature)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     snapshots = Path(args.snapshots)
     snapshots.mkdir(parents=True, exist_ok=True)
@@ -331,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             jobs = [
                 {"game": args.game, "players": args.players, "weights": weights,
                  "meta": net.meta, "hands": n, "reward": args.reward,
-                 "points_scale": args.points_scale, "seed": rng.getrandbits(48),
+                 "points_scale": args.points_scale, "temperature": args.temperature,
+                 "seed": rng.getrandbits(48),
                  "opponent": latest if rng.random() < args.latest else rng.choice(pool)}
                 for n in per if n
             ]  # fmt: skip
