@@ -182,6 +182,7 @@ class Net:
         return layer
 
     def parameters(self) -> list[Any]:
+        """Everything the optimiser changes: the trunk and both heads."""
         return [*self.body.parameters(), *self.head.parameters(), *self.value_head.parameters()]
 
     def forward(self, x: Any, mask: Any) -> tuple[Any, Any]:
@@ -191,20 +192,23 @@ class Net:
         return self.torch.log_softmax(logits, dim=1), self.torch.tanh(self.value_head(h)).squeeze(1)
 
     def weights(self) -> Weights:
+        """The policy's layers as a policy file holds them."""
         linears = [m for m in self.body if hasattr(m, "weight")] + [self.head]
         return [
             (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears
         ]
 
     def policy(self, extra: dict[str, Any]) -> Policy:
+        """The network as a policy file, with its value head and ``extra`` in its meta."""
         head = (self.value_head.weight.detach().numpy().T.copy(),
                 self.value_head.bias.detach().numpy().copy())  # fmt: skip
         return Policy(self.weights(), {**self.meta, **extra}, value_head=head)
 
 
 def learn(net: Net, anchor: Net, data: dict[str, np.ndarray], args: argparse.Namespace,
-          opt: Any) -> dict[str, float]:  # fmt: skip
-    """One round's clipped policy-gradient passes; the mean losses of the last pass."""
+          opt: Any, rng: np.random.Generator) -> dict[str, float]:  # fmt: skip
+    """One round's clipped policy-gradient passes (batches shuffled by ``rng``); the mean
+    losses of the last pass."""
     torch = net.torch
     x = torch.from_numpy(data["x"])
     mask = torch.from_numpy(data["mask"].astype(bool))
@@ -217,7 +221,6 @@ def learn(net: Net, anchor: Net, data: dict[str, np.ndarray], args: argparse.Nam
         advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-6)
         anchor_logp, _ = anchor.forward(x, mask)
     n = len(move)
-    rng = np.random.default_rng(args.seed)
     totals: dict[str, float] = {}
     for _ in range(args.epochs):
         sums = {"policy": 0.0, "value": 0.0, "kl": 0.0, "entropy": 0.0, "clipped": 0.0}
@@ -325,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
+    shuffle = np.random.default_rng(args.seed)
     began = time.monotonic()
     best, line = evaluate(Path(args.start), args)
     print(f"the start: {line}", flush=True)
@@ -349,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                 k: np.concatenate([p[k] for p in parts])
                 for k in ("x", "mask", "move", "logp", "worth")
             }
-            losses = learn(net, anchor, data, args, opt)
+            losses = learn(net, anchor, data, args, opt, shuffle)
             tally: dict[str, list[float]] = {}
             for p in parts:
                 t = tally.setdefault(p["opponent"].replace(f"policy:{args.start}", "start"),
