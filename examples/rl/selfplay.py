@@ -98,8 +98,8 @@ class Learner:
         )
         p = np.exp(logits - logits.max())
         p /= p.sum()
-        i = int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum()).clip(0, len(p) - 1))
-        while p[i] <= 0:  # the float sum's last step: never an illegal move
+        i = min(int(np.searchsorted(np.cumsum(p), self.rng.random())), len(p) - 1)
+        while p[i] <= 0:  # past the float sum's last legal step: never an illegal move
             i -= 1
         self.xs.append(x)
         self.masks.append(mask.astype(np.int8))
@@ -330,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     shuffle = np.random.default_rng(args.seed)
     began = time.monotonic()
+    kept = False
     best, line = evaluate(Path(args.start), args)
     print(f"the start: {line}", flush=True)
     trained = {"selfplay_start": str(args.start), "selfplay_reward": args.reward,
@@ -380,11 +381,11 @@ def main(argv: list[str] | None = None) -> int:
                     score, line = evaluate(path, args)
                     mark = ""
                     if score > best:
-                        best = score
+                        best, kept = score, True
                         out.write_bytes(path.read_bytes())
                         mark = f" (best so far: kept in {out})"
                 print(f"eval at round {rnd}: {line}{mark}", flush=True)
-    if not out.exists():
+    if not kept:  # an older file of that name is not this run's
         print(f"no round beat the start on the evaluation deals: {out} not written", flush=True)
     return 0
 
