@@ -508,6 +508,37 @@ def test_belief_keeps_the_worlds_the_model_finds_likely(monkeypatch: pytest.Monk
     assert holding[8] <= 1
 
 
+def test_a_model_given_to_the_search_replaces_the_game_s() -> None:
+    """``ISMCTSAgent(model=...)`` weighs the worlds by that model, not the game's: a model that
+    finds the opponent unlikely to have moved as it did while holding one tile leaves (almost)
+    no world where it held it."""
+    game = get_game("block")
+    rng = random.Random(3)
+    state = new_hand("block", 2, 11)
+    while len(state.moves) < 4:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.actor is not None
+    me = state.actor
+    v = view(state, me)
+    opp = 1 - me
+    unknown = [t for t in game.deck(2, state.options) if t not in v.hand]
+    marked = next(
+        t for t in unknown if not any(t == getattr(turn.action, "tile", None) for turn in v.history)
+    )
+
+    def model(s: State, action: Action) -> float:
+        return -30.0 if marked in s.hand(opp) else 0.0
+
+    holding = {}
+    for given in (None, model):
+        agent = ISMCTSAgent(seed=1, iterations=400, pool=40, belief=8, model=given)
+        worlds = agent._worlds(v, agent._rng(v))
+        assert len(worlds) == 40
+        holding[given is None] = sum(marked in w.initial.hand(opp) for w in worlds)
+    assert holding[True] >= 5  # the game's own model does not care about the tile
+    assert holding[False] <= 1
+
+
 def test_belief_changes_nothing_where_the_game_has_no_model() -> None:
     _, v = legal_view("double_double", 2, seed=4, min_legal=3)
     assert get_game("double_double").hints.model is None

@@ -8,6 +8,7 @@ points objective scores a hand as its points margin; both options are reachable 
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -273,6 +274,31 @@ def test_the_prior_knob_reads_a_policy_file_and_refuses_bad_ones(tmp_path: Any) 
                 f"ismcts:hard:prior={shipped}:pw=101"):  # fmt: skip
         with pytest.raises(OptionError):
             make_agent(bad)
+
+
+def test_the_model_knob_makes_a_policy_file_the_model_of_the_players() -> None:
+    """``model=FILE``: the log-probability of each legal move of the mover of a full position
+    is the network's probability from the mover's view, mixed with a tenth of uniform, so over
+    the legal moves they make a distribution; the agent plays legal moves with it."""
+    pytest.importorskip("numpy")
+    from bonepile.rl.policy import PolicyAgent
+
+    agent = make_agent(f"ismcts:60:belief=2:model={SHIPPED}", seed=1)
+    assert isinstance(agent, ISMCTSAgent) and agent.model is not None
+    rng = random.Random(5)
+    state = get_game("block").new(2, seed=9)
+    while state.actor is not None and len(state.legal_actions()) < 2:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.actor is not None
+    legal = state.legal_actions()
+    net = PolicyAgent(SHIPPED).probabilities(view(state, state.actor))
+    for a in legal:
+        assert agent.model(state, a) == pytest.approx(math.log(0.9 * net[a] + 0.1 / len(legal)))
+    assert sum(math.exp(agent.model(state, a)) for a in legal) == pytest.approx(1.0)
+    v = _position_with_a_choice(1)
+    assert agent.act(v) in v.legal
+    with pytest.raises(OptionError):
+        make_agent("ismcts:hard:model=no-such-file.npz")
 
 
 @pytest.mark.parametrize("game", ["block", "doubles", "super_dominoes", "double_double"])

@@ -182,6 +182,7 @@ class ISMCTSAgent:
         prior_weight: float = 4.0,
         value: Callable[[View], float] | None = None,
         value_weight: float = 0.5,
+        model: Callable[[State[Any], Action], float] | None = None,
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
@@ -225,6 +226,10 @@ class ISMCTSAgent:
         the rest times the rollout's result; the other seats share what the mover does not
         win."""
         self.value_weight = value_weight
+        self.model = model
+        """The model of the players ``belief`` weighs the sampled worlds by (``None``: the
+        game's, ``PlayHints.model``): the log-probability that the mover of a full position
+        of a sampled world plays an action."""
         self.last_iterations = 0
         """Iterations run for the last decision (a report for benchmarks and the arena)."""
         self.fallbacks = 0
@@ -286,7 +291,7 @@ class ISMCTSAgent:
         """
         hints = get_game(view.game).hints
         size, belief = self.settings(hints)
-        model = hints.model if belief else None
+        model = (self.model or hints.model) if belief else None
         factor = belief if model is not None else 1
         sampler = Sampler(view, max_tries=4000, model=model)
         worlds: list[State[Any]] = []

@@ -12,7 +12,8 @@
   ``:pool=N`` (sampled worlds a decision), ``:c=X`` (the UCB constant), ``:prior=FILE|greedy``
   and ``:pw=X`` (a policy's probabilities at the root, and their weight), ``:value=FILE`` and
   ``:vw=X`` (a policy file's value head at the leaves, and its share beside the rollout, 0 to
-  1; a search with ``value=`` plays for the win, what the value estimates); e.g.
+  1; a search with ``value=`` plays for the win, what the value estimates), ``:model=FILE``
+  (a policy file as the model of the players ``belief`` weighs the worlds by); e.g.
   ``ismcts:expert:belief=0`` is expert's budget without the weighting;
 * ``policy:FILE`` plays a trained policy file (``bonepile.rl.policy``; needs the ``rl``
   extra: numpy, no torch);
@@ -37,7 +38,19 @@ NAMES = ("random", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
-_KNOBS = ("belief", "rollout", "pool", "c", "objective", "solve", "prior", "pw", "value", "vw")
+_KNOBS = (
+    "belief",
+    "rollout",
+    "pool",
+    "c",
+    "objective",
+    "solve",
+    "prior",
+    "pw",
+    "value",
+    "vw",
+    "model",
+)
 
 _SECONDS = re.compile(r"^(\d{1,9}(?:\.\d{1,9})?)s$", re.ASCII)
 
@@ -145,8 +158,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             raise OptionError(
                 f"ismcts options are belief=N (0 to {MAX_BELIEF}), rollout=NAME "
                 f"({', '.join(ROLLOUTS)}), objective=NAME ({', '.join(OBJECTIVES)}), pool=N, "
-                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE|greedy, pw=X, value=FILE and "
-                f"vw=X, each once, got {quoted(item)}"
+                f"solve=N (0 to {MAX_SOLVE}), c=X, prior=FILE|greedy, pw=X, value=FILE, "
+                f"vw=X and model=FILE, each once, got {quoted(item)}"
             )
         if key == "rollout":
             if value not in ROLLOUTS:
@@ -164,6 +177,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             out["prior"] = greedy_prior
         elif key == "prior":
             out["prior"] = _policy_agent(key, value).probabilities
+        elif key == "model":
+            out["model"] = _policy_agent(key, value).loglik
         elif key == "value":
             agent = _policy_agent(key, value)
             if agent.policy.value_head is None:

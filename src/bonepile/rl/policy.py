@@ -21,6 +21,7 @@ scaled to -1..1 (``meta["value"]``: ``"win"``, 1 a win and -1 a loss, as the sea
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +35,9 @@ from bonepile.games import get_game
 from bonepile.options import options_to_json
 from bonepile.rl.features import features_for
 from bonepile.rl.observation import HISTORY, Observer
+from bonepile.state import State
 from bonepile.view import View
+from bonepile.view import view as view_of
 
 ACTIVATIONS = ("tanh", "relu")
 
@@ -222,6 +225,19 @@ class PolicyAgent:
         p = np.exp(z - z.max())
         p /= p.sum()
         return {a: float(q) for a, q in zip(legal, p, strict=True)}
+
+    def loglik(self, state: State[Any], action: Action, mix: float = 0.1) -> float:
+        """The log-probability that the mover of ``state`` (a full position, as the search's
+        sampled worlds are) plays ``action``, by the network from the mover's view, mixed with
+        ``mix`` of a uniform choice: a model of the players for the search's ``belief``."""
+        actor = state.actor
+        assert actor is not None
+        v = view_of(state, actor)
+        k = len(v.legal)
+        if k <= 1:
+            return 0.0
+        p = self.probabilities(v).get(action, 0.0)
+        return math.log((1.0 - mix) * p + mix / k)
 
     def value(self, view: View) -> float:
         """The value head's estimate of what the hand is worth to ``view``'s seat, 0 (a loss)
