@@ -297,8 +297,9 @@ def test_the_model_knob_makes_a_policy_file_the_model_of_the_players() -> None:
     assert sum(math.exp(agent.model(state, a)) for a in legal) == pytest.approx(1.0)
     v = _position_with_a_choice(1)
     assert agent.act(v) in v.legal
-    with pytest.raises(OptionError):
-        make_agent("ismcts:hard:model=no-such-file.npz")
+    for bad in ("ismcts:hard:model=no-such-file.npz", f"ismcts:expert:belief=0:model={SHIPPED}"):
+        with pytest.raises(OptionError):
+            make_agent(bad)
 
 
 @pytest.mark.parametrize("game", ["block", "doubles", "super_dominoes", "double_double"])

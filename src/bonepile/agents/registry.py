@@ -211,6 +211,8 @@ def _knobs(extra: list[str]) -> dict[str, Any]:
             out[key] = int(value)
     if "value" in out and out.get("objective", "win") != "win":
         raise OptionError("ismcts value= estimates the chance to win: it needs objective=win")
+    if "model" in out and out.get("belief") == 0:
+        raise OptionError("ismcts model= is what belief weighs the deals by: belief=0 ignores it")
     if "value_weight" in out and "value" not in out:
         raise OptionError("ismcts vw= is the share of value=FILE: give value= too")
     return out
