@@ -61,9 +61,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 scores["uniform"].append(-math.log(k))
                 if model is not None:
                     scores["game"].append(model(state, action))
-                if net is not None:
+                if net is not None:  # the model the search's model=FILE uses
+                    scores["policy"].append(net.loglik(state, action, MIX))
                     p = net.probabilities(v)
-                    scores["policy"].append(math.log((1 - MIX) * p[action] + MIX / k))
                     tops["policy"] += max(p, key=lambda a: p[a]) == action
             state = state.apply(action)
     decisions = len(scores["uniform"])

@@ -22,7 +22,7 @@ import sys
 import time
 import types
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -474,19 +474,18 @@ def test_resampling_follows_the_weights() -> None:
         assert out == sorted(out, key=states.index)  # in their order
 
 
-def test_belief_keeps_the_worlds_the_model_finds_likely(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a model that finds a world unlikely when the opponent held a given tile when it
-    moved, the pool keeps (almost) only worlds without it; without belief, about as many as
-    chance gives. Every kept world is still consistent with the view."""
+def _marked_position() -> tuple[State, View, int, Any, Callable[[State, Action], float]]:
+    """A block position a few moves in (the opponent has moved), the mover's view, the
+    opponent's seat, an unseen tile never played, and a model that finds the opponent's moves
+    unlikely whenever it held that tile."""
     game = get_game("block")
     rng = random.Random(3)
     state = new_hand("block", 2, 11)
-    while len(state.moves) < 4:  # a few moves in: the opponent has moved
+    while len(state.moves) < 4:
         state = state.apply(rng.choice(state.legal_actions()))
     assert state.actor is not None
-    me = state.actor
-    v = view(state, me)
-    opp = 1 - me
+    v = view(state, state.actor)
+    opp = 1 - state.actor
     unknown = [t for t in game.deck(2, state.options) if t not in v.hand]
     marked = next(
         t for t in unknown if not any(t == getattr(turn.action, "tile", None) for turn in v.history)
@@ -494,6 +493,17 @@ def test_belief_keeps_the_worlds_the_model_finds_likely(monkeypatch: pytest.Monk
 
     def model(s: State, action: Action) -> float:
         return -30.0 if marked in s.hand(opp) else 0.0
+
+    return state, v, opp, marked, model
+
+
+def test_belief_keeps_the_worlds_the_model_finds_likely(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a model that finds a world unlikely when the opponent held a given tile when it
+    moved, the pool keeps (almost) only worlds without it; without belief, about as many as
+    chance gives. Every kept world is still consistent with the view."""
+    game = get_game("block")
+    state, v, opp, marked, model = _marked_position()
+    me = v.seat
 
     monkeypatch.setattr(game, "hints", dataclasses.replace(game.hints, model=model))
     holding = {}
@@ -512,22 +522,7 @@ def test_a_model_given_to_the_search_replaces_the_game_s() -> None:
     """``ISMCTSAgent(model=...)`` weighs the worlds by that model, not the game's: a model that
     finds the opponent unlikely to have moved as it did while holding one tile leaves (almost)
     no world where it held it."""
-    game = get_game("block")
-    rng = random.Random(3)
-    state = new_hand("block", 2, 11)
-    while len(state.moves) < 4:
-        state = state.apply(rng.choice(state.legal_actions()))
-    assert state.actor is not None
-    me = state.actor
-    v = view(state, me)
-    opp = 1 - me
-    unknown = [t for t in game.deck(2, state.options) if t not in v.hand]
-    marked = next(
-        t for t in unknown if not any(t == getattr(turn.action, "tile", None) for turn in v.history)
-    )
-
-    def model(s: State, action: Action) -> float:
-        return -30.0 if marked in s.hand(opp) else 0.0
+    _, v, opp, marked, model = _marked_position()
 
     holding = {}
     for given in (None, model):
