@@ -25,6 +25,7 @@ from test_browser import (  # noqa: F401 - fixtures
     shot,
 )
 
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 PHONES = {"phone": {"width": 390, "height": 844}, "small": {"width": 320, "height": 568}}
 TURN_MARK = "● Your turn"
 
@@ -49,11 +50,38 @@ window.Notification = class {
   static get permission() { return RealNotification.permission; }
   static requestPermission() { return RealNotification.requestPermission(); }
 };
+window.__contexts = 0;
+window.__audioErrors = [];
 const RealAudio = window.AudioContext;
 window.AudioContext = class extends RealAudio {
+  constructor(...args) {
+    try { super(...args); } catch (e) { window.__audioErrors.push(String(e)); throw e; }
+    window.__contexts += 1;
+  }
   createOscillator() { window.__oscillators += 1; return super.createOscillator(); }
 };
 """
+
+# what the page knew when a sound was awaited in vain: enough to tell a move that never went
+# through from a sound that was not played
+SOUND_FACTS = """() => ({
+  oscillators: window.__oscillators,
+  contexts: window.__contexts,
+  audioErrors: window.__audioErrors,
+  activated: !!(navigator.userActivation && navigator.userActivation.hasBeenActive),
+  soundSetting: localStorage.getItem('bonepile:sound'),
+  title: document.title,
+  status: (document.querySelector('.status-row') || {}).innerText || null,
+  pending: !!document.querySelector('.hand-tile.playing'),
+})"""
+
+
+def _wait_for_a_sound(page: Any) -> None:
+    """Wait for the page to play a note; if none comes, fail with what the page knew."""
+    try:
+        page.wait_for_function("() => window.__oscillators > 0", timeout=PATIENCE)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no sound after a move: {page.evaluate(SOUND_FACTS)}") from None
 
 
 def _hide(page: Any, hidden: bool) -> None:
@@ -394,7 +422,7 @@ def test_the_sound_switch_is_on_and_kept(contexts: Any, server: str) -> None:  #
     assert switch.get_attribute("aria-pressed") == "true"
     page.wait_for_function(WAIT_TURN, timeout=30_000)
     play_one(page)
-    page.wait_for_function("() => window.__oscillators > 0", timeout=PATIENCE)
+    _wait_for_a_sound(page)
     switch.click()
     assert switch.get_attribute("aria-pressed") == "false"
     assert page.evaluate("() => localStorage.getItem('bonepile:sound')") == "off"
