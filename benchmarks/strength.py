@@ -2,7 +2,8 @@
 
     python benchmarks/strength.py [--deals 400] [--seed N] [--workers 2]
                                   [--parts ladder,ceiling,openspiel,dominoes]
-                                  [--only block,draw] [--markdown] [--save FILE | --no-save]
+                                  [--only block,draw] [--rungs ismcts:expert] [--markdown]
+                                  [--save FILE | --no-save]
     python benchmarks/strength.py --table   # the README's tables from the saved rows
 
 * ``ladder``: for each game at its usual player count, on duplicate deals (``bonepile
@@ -133,11 +134,19 @@ def ladder_row(
 
 
 def ladder(
-    game: str, deals: int, seed: int, workers: int, save: Path | None
+    game: str,
+    deals: int,
+    seed: int,
+    workers: int,
+    save: Path | None,
+    rungs: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
-    """Every ladder run of ``game``, each saved to ``save`` (if given) as soon as it is done."""
+    """Every ladder run of ``game`` (or only those whose first agent is one of ``rungs``), each
+    saved to ``save`` (if given) as soon as it is done."""
     rows = []
     for first, second in pairs(game):
+        if rungs and first not in rungs:
+            continue
         rows.append(ladder_row(game, first, second, deals, seed, workers))
         print(f"{game}: {first} vs {second}: {rows[-1]['win_share']}", file=sys.stderr)
         if save is not None:
@@ -320,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         "rung so far) instead of measuring the ladder the game has",
     )  # fmt: skip
     parser.add_argument(
+        "--rungs", default="",
+        help="ladder part: only the rows of these rungs against the one below, comma-separated "
+        "(re-measure one rung without the others)",
+    )  # fmt: skip
+    parser.add_argument(
         "--table", action="store_true",
         help="only print the README's tables from the saved rows and reports (runs nothing)",
     )  # fmt: skip
@@ -338,18 +352,23 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown parts {unknown} (parts: {', '.join(PARTS)})")
     games = [get_game(g).name for g in args.only.split(",") if g]
+    climbing = {first for g in games for first, _ in pairs(g)}
+    stray = [r for r in args.rungs.split(",") if r and r not in climbing]
+    if stray:
+        parser.error(f"--rungs {stray} are no rung above another in {', '.join(games)}")
     out: dict[str, Any] = {}
     if "ladder" in parts:
         save = None if args.no_save else args.save
         seed = PART_SEEDS["ladder"] if args.seed is None else args.seed
         levels = tuple(x if ":" in x else f"ismcts:{x}" for x in args.levels.split(",") if x)
+        rungs = tuple(x for x in args.rungs.split(",") if x)
         out["ladder"] = [
             r
             for g in games
             for r in (
                 climb(g, args.deals, seed, args.workers, save, levels)
                 if args.climb
-                else ladder(g, args.deals, seed, args.workers, save)
+                else ladder(g, args.deals, seed, args.workers, save, rungs)
             )
         ]
     tables = None if args.no_save else args.save_tables

@@ -54,10 +54,30 @@ def test_each_rung_of_a_ladder_was_measured_to_beat_the_one_below(game: str) -> 
 def test_a_saved_row_still_comes_out_of_the_code(row: dict[str, Any]) -> None:
     want = row["check"]
     got = strength.check(row["game"], row["first"], row["second"], row["seed"], want["deals"])
+    on = (row["first"], row["second"]) in strength.pairs(row["game"])
+    again = f"--rungs {row['first']}" if on else "--climb"
     assert got == want, (
         f"{row['command']} no longer plays the games it was measured on: measure it again "
-        f"(python benchmarks/strength.py --parts ladder --only {row['game']})"
+        f"(python benchmarks/strength.py --parts ladder --only {row['game']} {again})"
     )
+
+
+def test_one_rung_can_be_measured_again_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rungs`` runs only the rows of the rungs named, and a name that is no rung above
+    another is one clear error."""
+    ran: list[tuple[str, str, str]] = []
+
+    def row(game: str, first: str, second: str, *_: Any) -> dict[str, Any]:
+        ran.append((game, first, second))
+        return {"game": game, "first": first, "second": second, "win_share": 0.5}
+
+    monkeypatch.setattr(strength, "ladder_row", row)
+    top = get_game("block").hints.ladder[-1]
+    strength.main(["--parts", "ladder", "--only", "block", "--rungs", top, "--no-save"])
+    assert ran == [("block", top, get_game("block").hints.ladder[-2])]
+    with pytest.raises(SystemExit):
+        strength.main(["--parts", "ladder", "--only", "block", "--rungs", "random", "--no-save"])
+    assert len(ran) == 1
 
 
 def test_the_browser_offers_each_game_s_ladder_strongest_first() -> None:
