@@ -32,7 +32,6 @@ import numpy as np
 from bonepile.actions import Action
 from bonepile.errors import OptionError
 from bonepile.games import get_game
-from bonepile.options import options_to_json
 from bonepile.rl.features import features_for
 from bonepile.rl.observation import HISTORY, Observer
 from bonepile.state import State
@@ -170,11 +169,11 @@ class PolicyAgent:
         meta = self.policy.meta
         self.game = get_game(str(meta.get("game", "block"))).name
         self.rng = random.Random(seed) if sample else None
-        self._observers: dict[tuple[str, int, str], Observer] = {}
+        self._observers: dict[tuple[str, int, Any], Observer] = {}
         self._inputs: dict[int, Callable[[dict[str, np.ndarray]], np.ndarray]] = {}
 
     def _observer(self, view: View) -> Observer:
-        key = (view.game, view.players, json.dumps(options_to_json(view.options), sort_keys=True))
+        key = (view.game, view.players, view.options)  # options are frozen: equal by value
         obs = self._observers.get(key)
         if obs is None:
             board = getattr(view.layout, "board", None)
