@@ -34,14 +34,15 @@ from bonepile.state import State
 from bonepile.view import View, view
 
 LEVELS: dict[str, int] = {"easy": 15, "medium": 60, "hard": 250, "expert": 1000}
-"""Iterations per move for each named level. Each beats the one below in the arena (see
-docs/strength-notes.md)."""
+"""Iterations per move for each named level. Which of them measurably beat the rung below in a
+game is that game's ladder (``PlayHints.ladder``; docs/strength-notes.md)."""
 
 LEVEL_BELIEF: dict[str, int] = {"expert": 4}
 """Levels that weigh their sampled worlds by the others' past moves: candidate worlds sampled
 per world kept (see :meth:`ISMCTSAgent._worlds`). Iterations alone stop gaining beyond hard in
 the two-player games; this is what makes expert stronger. A game may set its own expert
-settings (``PlayHints.expert_pool`` and ``expert_belief``: draw samples more worlds instead)."""
+settings (``PlayHints.expert_pool`` and ``expert_belief``: draw and Super Dominoes sample
+more worlds instead)."""
 
 MAX_BELIEF = 64
 """The most candidate worlds per kept world (``belief``)."""
