@@ -352,8 +352,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown parts {unknown} (parts: {', '.join(PARTS)})")
     games = [get_game(g).name for g in args.only.split(",") if g]
+    rungs = tuple(x for x in args.rungs.split(",") if x)
+    if rungs and args.climb:
+        parser.error("--rungs measures rungs of the ladder the game has; --climb builds it anew")
     climbing = {first for g in games for first, _ in pairs(g)}
-    stray = [r for r in args.rungs.split(",") if r and r not in climbing]
+    stray = [r for r in rungs if r not in climbing]
     if stray:
         parser.error(f"--rungs {stray} are no rung above another in {', '.join(games)}")
     out: dict[str, Any] = {}
@@ -361,7 +364,6 @@ def main(argv: list[str] | None = None) -> int:
         save = None if args.no_save else args.save
         seed = PART_SEEDS["ladder"] if args.seed is None else args.seed
         levels = tuple(x if ":" in x else f"ismcts:{x}" for x in args.levels.split(",") if x)
-        rungs = tuple(x for x in args.rungs.split(",") if x)
         out["ladder"] = [
             r
             for g in games

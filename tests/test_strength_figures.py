@@ -77,6 +77,8 @@ def test_one_rung_can_be_measured_again_alone(monkeypatch: pytest.MonkeyPatch) -
     assert ran == [("block", top, get_game("block").hints.ladder[-2])]
     with pytest.raises(SystemExit):
         strength.main(["--parts", "ladder", "--only", "block", "--rungs", "random", "--no-save"])
+    with pytest.raises(SystemExit):
+        strength.main(["--only", "block", "--rungs", top, "--climb", "--no-save"])
     assert len(ran) == 1
 
 
