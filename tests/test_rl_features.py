@@ -154,3 +154,32 @@ def test_the_shipped_learned_bot_has_a_value_head_that_reads_the_view() -> None:
         assert 0.0 < worth < 1.0 and agent.value(v) == worth
         values.append(worth)
     assert len(set(values)) > 1
+
+
+def test_one_observation_gives_the_logits_a_batch_gives() -> None:
+    """The network of one observation, which reads only its non-zero inputs and the legal
+    actions' columns, computes what the whole batch computes for it."""
+    import bonepile
+    from bonepile.rl.policy import PolicyAgent
+
+    shipped = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
+    agent = PolicyAgent(shipped)
+    policy = agent.policy
+    state = bonepile.new_game("block", 2, seed=4)
+    rng = random.Random(4)
+    rows, singles = [], []
+    while state.result is None:
+        v = view(state, state.actor)
+        observer = agent._observer(v)
+        x = agent._inputs[id(observer)](observer.observe(v))
+        assert 0 < np.count_nonzero(x) < x.size  # the sparse path has something to skip
+        rows.append(x)
+        legal = np.array([observer.codec.index[a] for a in v.legal], dtype=np.intp)
+        singles.append((legal, policy.some_logits(x, legal)))
+        state = state.apply(rng.choice(v.legal))
+    batch = policy.logits(np.stack(rows))
+    for row, (legal, got) in zip(batch, singles, strict=True):
+        np.testing.assert_allclose(got, row[legal], rtol=1e-5, atol=1e-5)
+    first = bonepile.new_game("block", 2, seed=4)
+    probabilities = agent.probabilities(view(first, first.actor))
+    assert abs(sum(probabilities.values()) - 1.0) < 1e-9

@@ -58,6 +58,7 @@ class Policy:
         self.scale = scale
         self.value_head = value_head
         """The value head ``(vw, vb)`` on the last hidden layer (``None``: the file has none)."""
+        self._last_t: np.ndarray | None = None  # the last layer, a row per action
         self.inputs = layers[0][0].shape[0]
         self.outputs = layers[-1][0].shape[1]
 
@@ -107,12 +108,21 @@ class Policy:
         np.savez_compressed(path, **arrays)
 
     def hidden(self, x: np.ndarray) -> np.ndarray:
-        """The last hidden layer's activations of a flat observation (or a batch of them)."""
+        """The last hidden layer's activations of a flat observation (or a batch of them).
+
+        For one observation the first layer reads only the weight rows of its non-zero
+        entries (most of an observation is zero): the same sum, from a fraction of the
+        memory, which is what a decision inside the search waits for."""
         relu = self.meta.get("activation", "tanh") == "relu"
         if self.scale is not None:
             x = x / self.scale
-        for w, b in self.layers[:-1]:
-            x = x @ w + b
+        x = x.astype(np.float32, copy=False)  # a float64 input would recast every weight
+        for k, (w, b) in enumerate(self.layers[:-1]):
+            if k == 0 and x.ndim == 1:
+                nz = np.flatnonzero(x)
+                x = x[nz] @ w[nz] + b
+            else:
+                x = x @ w + b
             x = np.maximum(x, 0) if relu else np.tanh(x)
         return x
 
@@ -120,6 +130,14 @@ class Policy:
         """The action logits of a flat observation (or a batch of them)."""
         w, b = self.layers[-1]
         out: np.ndarray = self.hidden(x) @ w + b
+        return out
+
+    def some_logits(self, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        """The logits of the actions ``indices`` only, for one flat observation: the last
+        layer's columns for the other actions are never read."""
+        if self._last_t is None:
+            self._last_t = np.ascontiguousarray(self.layers[-1][0].T)
+        out: np.ndarray = self._last_t[indices] @ self.hidden(x) + self.layers[-1][1][indices]
         return out
 
     def value(self, x: np.ndarray) -> float:
@@ -217,10 +235,10 @@ class PolicyAgent:
     def probabilities(self, view: View) -> dict[Action, float]:
         """The network's probability of each legal action of ``view`` (softmax over them)."""
         observer, _, x = self._input(view)
-        logits = self.policy.logits(x)
         index = observer.codec.index
         legal = view.legal
-        z = np.array([logits[index[a]] for a in legal], dtype=np.float64)
+        rows = np.array([index[a] for a in legal], dtype=np.intp)
+        z = self.policy.some_logits(x, rows).astype(np.float64)
         p = np.exp(z - z.max())
         p /= p.sum()
         return {a: float(q) for a, q in zip(legal, p, strict=True)}
