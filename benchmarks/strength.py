@@ -1,7 +1,7 @@
 """Every strength table of the README, in one command, at one seed.
 
     python benchmarks/strength.py [--deals 400] [--seed N] [--workers 2]
-                                  [--parts ladder,ceiling,openspiel,dominoes]
+                                  [--parts ladder,ceiling,openspiel,dominoes,learned]
                                   [--only block,draw] [--rungs ismcts:expert] [--markdown]
                                   [--save FILE | --no-save]
     python benchmarks/strength.py --table   # the README's tables from the saved rows
@@ -21,15 +21,19 @@
   expert at 1,000, equal simulations, both sides maximising points;
 * ``dominoes``: ``benchmarks/vs_dominoes.py`` (four-player team block), hard and expert
   maximising points against the package's alpha-beta from move 6 with 32 sampled deals, hands
-  and points.
+  and points;
+* ``learned``: the shipped network (``examples/rl/block2.npz``) in two-player block, alone
+  against ``greedy``, and guiding the search (its prior, then its value too) against the same
+  search without it, at equal iterations and at equal time (:data:`LEARNED_ROWS`).
 
-The reports of these three parts are saved in ``benchmarks/results/tables.json``
-(``--save-tables``), each with its command and a check (the ceiling's exact figures over its
-first deals, the peers' first hands as traces, ``benchmarks/traces.py``) that
-``tests/test_strength_tables.py`` replays; the README's tables are drawn from it
-(``--table``).
+The reports of these parts are saved in ``benchmarks/results/tables.json``
+(``--save-tables``), each with its command and a check (the ceiling's and the learned rows'
+exact figures over their first deals, the peers' first hands as traces,
+``benchmarks/traces.py``) that ``tests/test_strength_tables.py`` replays; the README's tables
+are drawn from it (``--table``).
 
-Every row plays ``--deals`` deals (400 by default), each part at its seed (``PART_SEEDS``, or
+Every row plays ``--deals`` deals (400 by default; the learned rows their own, more where
+the difference is small), each part at its seed (``PART_SEEDS``, or
 ``--seed`` for all); the parts run one after the other, each part's rows printed as they
 finish (stderr) and in one JSON object, or with ``--markdown`` as the README's tables. The
 whole run takes hours on two cores.
@@ -53,7 +57,7 @@ from bonepile.heuristics import SEARCH_LADDER
 from figures import points_cell, share_cell
 
 GAMES = ["block", "draw", "doubles", "super_dominoes", "double_double"]
-PARTS = ["ladder", "ceiling", "openspiel", "dominoes"]
+PARTS = ["ladder", "ceiling", "openspiel", "dominoes", "learned"]
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "ladder.json"
 """The ladder's rows as last measured: the README's ladder table is drawn from this file, and
@@ -63,7 +67,7 @@ TABLES = HERE / "results" / "tables.json"
 """The ceiling's, OpenSpiel's and the dominoes package's reports as last measured, each with
 its command and check: the README's tables of those parts are drawn from this file, and the
 test suite replays the checks (``tests/test_strength_tables.py``)."""
-PART_SEEDS = {"ladder": 1, "ceiling": 1, "openspiel": 11, "dominoes": 21}
+PART_SEEDS = {"ladder": 1, "ceiling": 1, "openspiel": 11, "dominoes": 21, "learned": 51}
 """Each part's seed (one seed a table)."""
 OPENSPIEL_ROWS = (
     ("250", ["--sims", "250", "--agents", "ismcts,ismcts:250:solve=12,greedy,random"]),
@@ -74,6 +78,24 @@ OPENSPIEL_ROWS = (
 agents given as many (or, with ``--equal-time``, as much time)."""
 DOMINOES_AGENTS = ("ismcts:hard:objective=points", "ismcts:expert:objective=points")
 """bonepile's agents against the package's alpha-beta from move 6 with 32 sampled deals."""
+LEARNED = "examples/rl/block2.npz"
+"""The shipped network (two-player block), as the repository's root names it."""
+LEARNED_ROWS: tuple[tuple[str, str, str, int, int], ...] = (
+    ("alone", f"policy:{LEARNED}", "greedy", 2000, 8),
+    ("alone, against hard", f"policy:{LEARNED}", "ismcts:hard", 2000, 8),
+    ("prior, equal iterations", f"ismcts:hard:prior={LEARNED}", "ismcts:hard", 4000, 8),
+    ("prior, equal time", f"ismcts:hard:prior={LEARNED}", "ismcts:400", 4000, 8),
+    ("prior, equal clock", f"ismcts:0.003s:prior={LEARNED}", "ismcts:0.0033s", 4000, 0),
+    ("value, equal iterations", f"ismcts:hard:prior={LEARNED}:value={LEARNED}",
+     f"ismcts:hard:objective=win:prior={LEARNED}", 1000, 2),
+    ("value, equal time", f"ismcts:hard:prior={LEARNED}:value={LEARNED}",
+     "ismcts:8000:objective=win", 1000, 1),
+)  # fmt: skip
+"""The learned part's runs (two-player block): each one's key, the two agents, its deals and
+its check's deals (0: none, a time budget does not make the same moves twice). At equal time
+the search without the network is given more iterations than the guided one (400 against 250,
+8,000 against 250 with the value), or a longer budget (3.3 ms against 3), so that it spends
+at least as long a move: the table shows both times, measured in the same run."""
 CEILING_CHECK = {"block": 4, "draw": 4, "doubles": 4, "super_dominoes": 1, "double_double": 1}
 """Deals of each game's ceiling check (few where a deal is long to play)."""
 TRACED_DEALS = 2
@@ -105,9 +127,18 @@ def check(game: str, first: str, second: str, seed: int, deals: int) -> dict[str
 
 
 def ladder_row(
-    game: str, first: str, second: str, deals: int, seed: int, workers: int
+    game: str,
+    first: str,
+    second: str,
+    deals: int,
+    seed: int,
+    workers: int,
+    check_deals: int | None = None,
 ) -> dict[str, Any]:
-    """One ladder run: the figures the table shows, the command and the row's check."""
+    """One ladder run (or learned run): the figures the table shows, the command and the
+    row's check (over ``check_deals``, by default the game's :data:`CHECK_DEALS`; 0: none)."""
+    if check_deals is None:
+        check_deals = CHECK_DEALS[game]
     start = time.perf_counter()
     result = run_arena(game, [first, second], deals, seed=seed, workers=workers)
     a, b = result.stats
@@ -129,7 +160,7 @@ def ladder_row(
                         second: round(1000 * b.seconds_per_move, 1)},
         "seconds": round(time.perf_counter() - start, 1),
         "build": bonepile.build(),
-        "check": check(game, first, second, seed, CHECK_DEALS[game]),
+        "check": check(game, first, second, seed, check_deals) if check_deals else None,
     }  # fmt: skip
 
 
@@ -179,6 +210,37 @@ def climb(
               file=sys.stderr)  # fmt: skip
     print(f"{game}: ladder {tuple(rungs)!r}", file=sys.stderr)
     return rows
+
+
+def learned(deals: int | None, seed: int, workers: int, save: Path | None) -> list[dict[str, Any]]:
+    """Every learned run (:data:`LEARNED_ROWS`; ``deals`` for each, by default its own), each
+    saved to ``save`` (if given) as soon as it is done."""
+    rows = []
+    for key, first, second, own, check_deals in LEARNED_ROWS:
+        row = ladder_row("block", first, second, deals or own, seed, workers, check_deals)
+        rows.append({"key": key, **row})
+        print(f"learned, {key}: {row['win_share']}, {row['points_margin']}", file=sys.stderr)
+        if save is not None:
+            save_table(save, "learned", key, rows[-1])
+    return rows
+
+
+def learned_markdown(rows: list[dict[str, Any]]) -> str:
+    """The README's table of the learned runs."""
+    out = [
+        "| what | first vs second | deals | hands won by the first (95% interval) | "
+        "its points margin a hand (95% interval) | ms a move, first / second |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
+        out.append(
+            f"| {r['key']} | `{r['first']}` vs `{r['second']}` | {r['deals']:,} | "
+            f"{share_cell(r['win_share'], r['ci95'])}{mark} | "
+            f"{points_cell(r['points_margin'], r['points_ci95'])} | "
+            f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])} |"
+        )
+    return "\n".join(out)
 
 
 def load(path: Path = RESULTS) -> list[dict[str, Any]]:
@@ -250,7 +312,8 @@ def checks(part: str, key: str) -> list[str]:
 
 
 def load_tables(path: Path = TABLES) -> dict[str, dict[str, Any]]:
-    """The saved reports of the ceiling, OpenSpiel and dominoes parts, by part and run."""
+    """The saved reports of the ceiling, OpenSpiel, dominoes and learned parts, by part and
+    run."""
     if not path.exists():
         return {}
     saved: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
@@ -268,8 +331,8 @@ def save_table(path: Path, part: str, key: str, report: dict[str, Any]) -> None:
 
 
 def tables_markdown(saved: dict[str, dict[str, Any]]) -> str:
-    """The README's ceiling, OpenSpiel and dominoes tables, from the saved reports, each under
-    the command that measured it."""
+    """The README's ceiling, OpenSpiel, dominoes and learned tables, from the saved reports,
+    each under the command that measured it (the learned table under the seed's)."""
     sys.path.insert(0, str(HERE))
     import ceiling
     import vs_dominoes
@@ -284,7 +347,19 @@ def tables_markdown(saved: dict[str, dict[str, Any]]) -> str:
     if dominoes:
         commands = "\n".join(f"- {_command(r)}" for r in dominoes)
         text += [commands, "", vs_dominoes.markdown(dominoes), ""]
+    rows = list(saved.get("learned", {}).values())
+    if rows:
+        text += [_learned_command(rows), "", learned_markdown(rows), ""]
     return "\n".join(text).strip()
+
+
+def _learned_command(rows: list[dict[str, Any]]) -> str:
+    seeds = sorted({r["seed"] for r in rows})
+    return (
+        f"`python benchmarks/strength.py --parts learned` (seed {', '.join(map(str, seeds))}; "
+        "each row is `bonepile arena block --agents FIRST,SECOND --games DEALS --seed "
+        f"{seeds[0]}`)"
+    )
 
 
 def _command(report: dict[str, Any]) -> str:
@@ -306,7 +381,9 @@ def _script(name: str, *args: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=400, help="deals a row")
+    parser.add_argument(
+        "--deals", type=int, help="deals a row (400; the learned part's rows their own)"
+    )
     parser.add_argument("--only", default=",".join(GAMES), help="games, comma-separated")
     parser.add_argument("--parts", default=",".join(PARTS), help="parts, comma-separated")
     parser.add_argument("--seed", type=int, help="every part's seed (by default each part's: "
@@ -360,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     if stray:
         parser.error(f"--rungs {stray} are no rung above another in {', '.join(games)}")
     out: dict[str, Any] = {}
+    deals = args.deals or 400
     if "ladder" in parts:
         save = None if args.no_save else args.save
         seed = PART_SEEDS["ladder"] if args.seed is None else args.seed
@@ -368,9 +446,9 @@ def main(argv: list[str] | None = None) -> int:
             r
             for g in games
             for r in (
-                climb(g, args.deals, seed, args.workers, save, levels)
+                climb(g, deals, seed, args.workers, save, levels)
                 if args.climb
-                else ladder(g, args.deals, seed, args.workers, save, rungs)
+                else ladder(g, deals, seed, args.workers, save, rungs)
             )
         ]
     tables = None if args.no_save else args.save_tables
@@ -380,12 +458,15 @@ def main(argv: list[str] | None = None) -> int:
         seed = str(PART_SEEDS[part] if args.seed is None else args.seed)
         out[part] = []
         for key, name, options in runs(part, games):
-            command = [name, *options, "--deals", str(args.deals), "--seed", seed]
+            command = [name, *options, "--deals", str(deals), "--seed", seed]
             report = _script(*command, "--workers", str(args.workers), *checks(part, key))
             report["command"] = " ".join(["python", f"benchmarks/{name}", *command[1:]])
             out[part].append(report)
             if tables is not None:
                 save_table(tables, part, key, report)
+    if "learned" in parts and "block" in games:
+        seed_ = PART_SEEDS["learned"] if args.seed is None else args.seed
+        out["learned"] = learned(args.deals, seed_, args.workers, tables)
     if args.markdown:
         print(markdown(out))
         return 0
@@ -417,7 +498,9 @@ def markdown(out: dict[str, Any]) -> str:
     if out.get("dominoes"):
         import vs_dominoes
 
-        text += ["### The dominoes package", "", vs_dominoes.markdown(out["dominoes"])]
+        text += ["### The dominoes package", "", vs_dominoes.markdown(out["dominoes"]), ""]
+    if out.get("learned"):
+        text += ["### The learned bot", "", learned_markdown(out["learned"])]
     return "\n".join(text)
 
 

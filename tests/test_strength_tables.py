@@ -42,13 +42,52 @@ def _traces() -> list[tuple[str, dict[str, Any]]]:
 TRACES = _traces()
 
 
+LEARNED: list[dict[str, Any]] = list(SAVED.get("learned", {}).values())
+
+
 def test_every_part_is_saved_with_its_command() -> None:
-    assert set(SAVED) == {"ceiling", "openspiel", "dominoes"}
+    assert set(SAVED) == {"ceiling", "openspiel", "dominoes", "learned"}
     for part, reports in SAVED.items():
         assert reports, part
+        if part == "learned":
+            continue
         for report in reports.values():
             assert report["command"].startswith("python benchmarks/"), report["command"]
             assert report["config"]["deals"] >= 400, report["command"]
+
+
+def test_every_learned_row_is_saved_as_measured() -> None:
+    """The learned rows are the runs ``strength.py`` names, each of 400 deals or more at one
+    seed, with a check unless the agents play on a clock."""
+    want = {key: (first, second) for key, first, second, _, _ in strength.LEARNED_ROWS}
+    got = {r["key"]: (r["first"], r["second"]) for r in LEARNED}
+    assert got == want
+    assert len({r["seed"] for r in LEARNED}) == 1
+    for r in LEARNED:
+        assert r["deals"] >= 400 and r["game"] == "block" and r["players"] == 2, r["key"]
+        assert (r["check"] is None) == (_on_a_clock(r["first"]) or _on_a_clock(r["second"]))
+
+
+def _on_a_clock(agent: str) -> bool:
+    """Whether ``agent`` is a search with a time budget (``ismcts:0.003s...``)."""
+    kind, _, rest = agent.partition(":")
+    return kind == "ismcts" and rest.split(":")[0].endswith("s")
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in LEARNED if r["check"]], ids=[r["key"] for r in LEARNED if r["check"]]
+)
+def test_a_saved_learned_row_still_comes_out_of_the_code(
+    row: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.chdir(ROOT)  # the rows name the shipped network from the repository's root
+    want = row["check"]
+    got = strength.check("block", row["first"], row["second"], row["seed"], want["deals"])
+    assert got == want, (
+        f"{row['command']} no longer plays the games it was measured on: measure it again "
+        "(python benchmarks/strength.py --parts learned)"
+    )
 
 
 def test_the_readme_shows_the_saved_tables() -> None:
