@@ -3,6 +3,7 @@
     python benchmarks/strength.py [--deals 400] [--seed N] [--workers 2]
                                   [--parts ladder,ceiling,openspiel,dominoes,learned]
                                   [--only block,draw] [--rungs ismcts:expert] [--markdown]
+                                  [--learned "prior, equal time"]
                                   [--save FILE | --no-save]
     python benchmarks/strength.py --table   # the README's tables from the saved rows
 
@@ -89,7 +90,7 @@ LEARNED_ROWS: tuple[tuple[str, str, str, int, int], ...] = (
     ("value, equal iterations", f"ismcts:hard:prior={LEARNED}:value={LEARNED}",
      f"ismcts:hard:objective=win:prior={LEARNED}", 1000, 2),
     ("value, equal time", f"ismcts:hard:prior={LEARNED}:value={LEARNED}",
-     "ismcts:8000:objective=win", 1000, 1),
+     "ismcts:8000:objective=win", 4000, 1),
 )  # fmt: skip
 """The learned part's runs (two-player block): each one's key, the two agents, its deals and
 its check's deals (0: none, a time budget does not make the same moves twice). At equal time
@@ -212,11 +213,15 @@ def climb(
     return rows
 
 
-def learned(deals: int | None, seed: int, workers: int, save: Path | None) -> list[dict[str, Any]]:
-    """Every learned run (:data:`LEARNED_ROWS`; ``deals`` for each, by default its own), each
-    saved to ``save`` (if given) as soon as it is done."""
+def learned(
+    deals: int | None, seed: int, workers: int, save: Path | None, keys: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """Every learned run (:data:`LEARNED_ROWS`, or only those named in ``keys``; ``deals`` for
+    each, by default its own), each saved to ``save`` (if given) as soon as it is done."""
     rows = []
     for key, first, second, own, check_deals in LEARNED_ROWS:
+        if keys and key not in keys:
+            continue
         row = ladder_row("block", first, second, deals or own, seed, workers, check_deals)
         rows.append({"key": key, **row})
         print(f"learned, {key}: {row['win_share']}, {row['points_margin']}", file=sys.stderr)
@@ -411,6 +416,10 @@ def main(argv: list[str] | None = None) -> int:
         "(re-measure one rung without the others)",
     )  # fmt: skip
     parser.add_argument(
+        "--learned", action="append", default=[], metavar="KEY",
+        help="learned part: only the row named KEY (its first column; may be given again)",
+    )  # fmt: skip
+    parser.add_argument(
         "--table", action="store_true",
         help="only print the README's tables from the saved rows and reports (runs nothing)",
     )  # fmt: skip
@@ -436,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
     stray = [r for r in rungs if r not in climbing]
     if stray:
         parser.error(f"--rungs {stray} are no rung above another in {', '.join(games)}")
+    known = [key for key, *_ in LEARNED_ROWS]
+    strange = [key for key in args.learned if key not in known]
+    if strange:
+        parser.error(f"--learned {strange} name no learned row (rows: {'; '.join(known)})")
     out: dict[str, Any] = {}
     deals = args.deals or 400
     if "ladder" in parts:
@@ -466,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
                 save_table(tables, part, key, report)
     if "learned" in parts and "block" in games:
         seed_ = PART_SEEDS["learned"] if args.seed is None else args.seed
-        out["learned"] = learned(args.deals, seed_, args.workers, tables)
+        out["learned"] = learned(args.deals, seed_, args.workers, tables, tuple(args.learned))
     if args.markdown:
         print(markdown(out))
         return 0

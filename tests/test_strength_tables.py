@@ -13,6 +13,7 @@ be measured again before the README may quote it.
 from __future__ import annotations
 
 import copy
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,27 @@ def test_a_replay_tells_a_changed_player() -> None:
     cut = copy.deepcopy(searched[0])
     cut["actions"] = cut["actions"][:-1]
     assert "ends before the hand" in (traces.replay(cut) or "")
+
+
+def test_one_learned_row_can_be_measured_again_alone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--learned KEY`` runs only that row and saves it in its place among the others; a key
+    that names no row is one clear error."""
+    ran: list[tuple[str, str, int]] = []
+
+    def row(game: str, first: str, second: str, deals: int, *_: Any) -> dict[str, Any]:
+        ran.append((first, second, deals))
+        return {"first": first, "second": second, "win_share": 0.5, "points_margin": 0.0}
+
+    monkeypatch.setattr(strength, "ladder_row", row)
+    saved = tmp_path / "tables.json"
+    saved.write_text(json.dumps({"learned": SAVED["learned"]}), encoding="utf-8")
+    key, first, second, deals, _ = strength.LEARNED_ROWS[-1]
+    strength.main(["--parts", "learned", "--learned", key, "--save-tables", str(saved)])
+    assert ran == [(first, second, deals)]
+    after = strength.load_tables(saved)["learned"]
+    assert list(after) == list(SAVED["learned"]) and after[key]["win_share"] == 0.5
+    with pytest.raises(SystemExit):
+        strength.main(["--parts", "learned", "--learned", "nothing", "--no-save"])
+    assert len(ran) == 1
