@@ -1,13 +1,14 @@
-"""The README's tables against a ceiling and against peers (OpenSpiel's ISMCTS, the
-``dominoes`` package) are the saved reports, and the code still plays the games they measured.
+"""The README's tables against a ceiling, against peers (OpenSpiel's ISMCTS, the ``dominoes``
+package) and of the learned bot are the saved reports, and the code still plays the games they
+measured.
 
 The reports are ``benchmarks/results/tables.json``, written by ``benchmarks/strength.py`` (``make
-strength``), each under the command that measured it. A ceiling report keeps the exact figures
-of its first deals, which this test computes again. A peer report keeps its first hands as
-traces (``benchmarks/traces.py``): the test plays each trace again without the peer, asking
-bonepile's agent at each of its turns, which must choose the move the trace holds. A change to
-the search or to the rules that changes how it plays those hands fails here, and the table must
-be measured again before the README may quote it.
+strength``), each under the command that measured it. A ceiling report and a learned row keep
+the exact figures of their first deals, which this test computes again. A peer report keeps
+its first hands as traces (``benchmarks/traces.py``): the test plays each trace again without
+the peer, asking bonepile's agent at each of its turns, which must choose the move the trace
+holds. A change to the search or to the rules that changes how it plays those hands fails
+here, and the table must be measured again before the README may quote it.
 """
 
 from __future__ import annotations
