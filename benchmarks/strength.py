@@ -238,14 +238,20 @@ def learned_markdown(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in rows:
-        mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
         out.append(
-            f"| {r['key']} | `{r['first']}` vs `{r['second']}` | {r['deals']:,} | "
-            f"{share_cell(r['win_share'], r['ci95'])}{mark} | "
-            f"{points_cell(r['points_margin'], r['points_ci95'])} | "
-            f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])} |"
+            f"| {r['key']} | `{r['first']}` vs `{r['second']}` | {r['deals']:,} | {_cells(r)} |"
         )
     return "\n".join(out)
+
+
+def _cells(r: dict[str, Any]) -> str:
+    """A run's hands (marked unless above even), points and times a move, as table cells."""
+    mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
+    return (
+        f"{share_cell(r['win_share'], r['ci95'])}{mark} | "
+        f"{points_cell(r['points_margin'], r['points_ci95'])} | "
+        f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])}"
+    )
 
 
 def load(path: Path = RESULTS) -> list[dict[str, Any]]:
@@ -285,12 +291,8 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         title = get_game(r["game"]).title
         left = "" if (r["first"], r["second"]) in pairs(r["game"]) else " (left out)"
-        mark = {"better": "", "even": " (not above even)", "worse": " (below even)"}[r["verdict"]]
         out.append(
-            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | "
-            f"{share_cell(r['win_share'], r['ci95'])}{mark} | "
-            f"{points_cell(r['points_margin'], r['points_ci95'])} | "
-            f"{_ms(r['ms_per_move'][r['first']])} / {_ms(r['ms_per_move'][r['second']])} |"
+            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | {_cells(r)} |"
         )
     return "\n".join(out)
 
