@@ -1,10 +1,12 @@
 # bonepile: `make run` starts the web app (SQLite in .data/), `make test` runs every check.
 # Both set up .venv first; the browser tests use Debian's chromium, the terminal app's tests
 # tmux and the deployment's proxy test nginx, each installed here if missing.
-# The tests run twice: on the editable pure-Python install (.venv) and on the mypyc-compiled
-# build (.venv-compiled), which the benchmarks use. That one is what a normal `pip install .`
-# builds where a C compiler works; BONEPILE_COMPILE=1 makes it fail there instead of falling
-# back to pure Python, so the compiled pass never tests pure Python unawares.
+# The tests run on the editable pure-Python install (.venv), and those of the compiled modules
+# (marked `engine`) again on the mypyc-compiled build (.venv-compiled), which the benchmarks use.
+# That one is what a normal `pip install .` builds where a C compiler works; BONEPILE_COMPILE=1
+# makes it fail there instead of falling back to pure Python, so the compiled pass never tests
+# pure Python unawares. Both passes spread their tests over the cores (pytest-xdist);
+# docs/dev/testing.md says which test runs where and what the slow ones wait on.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -19,9 +21,13 @@ NGINX := /usr/sbin/nginx
 DATA ?= .data
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers a pass (`make test WORKERS=1` runs each pass in one process)
+WORKERS ?= 2
+XDIST := -n $(WORKERS) --dist loadgroup
+TIMES := .test-times
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux nginx
+.PHONY: run test test-setup test-fast test-full test-times lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux nginx
 
 # running needs bonepile with its server and terminal-app extras; testing adds the test tools
 $(RSTAMP): pyproject.toml setup.py
@@ -59,7 +65,30 @@ nginx:
 	@test -x $(NGINX) || (apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null) \
 		|| echo "nginx could not be installed: the proxy test will say so"
 
-test: $(STAMP) chromium tmux nginx lint typecheck pytest pytest-compiled
+# `make test` runs its phases in order and ends with the time each took (also when one fails)
+define phase
+start=$$(date +%s); $(MAKE) --no-print-directory $(2); status=$$?; \
+echo "$(1)|$$(( $$(date +%s) - start ))" >> $(TIMES); \
+if [ $$status -ne 0 ]; then $(MAKE) --no-print-directory test-times; exit $$status; fi
+endef
+
+test:
+	@rm -f $(TIMES)
+	@$(call phase,setup,test-setup)
+	@$(call phase,lint and types,lint typecheck)
+	@$(call phase,pure build tests,pytest)
+	@$(call phase,compiled build tests,pytest-compiled)
+	@$(MAKE) --no-print-directory test-times
+
+# the phases' times, as `make test` prints them at its end
+test-times:
+	@test -f $(TIMES) && awk -F'|' 'BEGIN { print "make test, seconds a phase:" } \
+		{ printf "  %-22s %5d\n", $$1, $$2; total += $$2 } \
+		END { printf "  %-22s %5d (%d min %02d s)\n", "total", total, total / 60, total % 60 }' \
+		$(TIMES) && rm -f $(TIMES) || true
+
+# everything the tests need: both builds, chromium, tmux and nginx
+test-setup: $(STAMP) $(CSTAMP) chromium tmux nginx
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py
@@ -68,12 +97,27 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# every test but the strength replays, which the compiled pass runs where they were measured
 pytest: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST) -m "not strength"
 
-# the compiled build runs every test but the browser ones (the pure pass ran them)
+# the tests of the compiled modules, again on the compiled build (the server, terminal and
+# browser tests run the same Python on either build: the pure pass ran them)
 pytest-compiled: $(CSTAMP)
-	$(CBIN)/python -m pytest -p no:cacheprovider -m "not browser"
+	$(CBIN)/python -m pytest -p no:cacheprovider $(XDIST) -m "engine"
+
+# the inner loop: lint, types, and the engine and unit tests on the pure build (no processes,
+# servers, browsers or strength replays), in a few minutes
+test-fast: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks setup.py
+	$(BIN)/ruff format --check src
+	$(BIN)/mypy
+	$(BIN)/python -m pytest $(XDIST) -m "not system and not browser and not strength"
+
+# the nightly run: every test on both builds, the property and exhaustive tests at full size
+test-full: test-setup lint typecheck
+	$(BIN)/python -m pytest $(XDIST) --full
+	$(CBIN)/python -m pytest -p no:cacheprovider $(XDIST) --full -m "not browser"
 
 bench: $(CSTAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes

@@ -45,6 +45,8 @@ from bonepile.state import State
 from bonepile.tiles import Tile
 from bonepile.view import View, view
 
+pytestmark = pytest.mark.engine
+
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 HEAVIEST = HERE.parent / "examples" / "bots" / "heaviest.py"

@@ -27,6 +27,8 @@ from bonepile.match_record import load_any
 from bonepile.record import load_record
 from cli_helpers import bad, ok, run
 
+pytestmark = pytest.mark.system
+
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 PY = sys.executable

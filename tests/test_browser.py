@@ -27,6 +27,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from bonepile.games import all_games
 from live_server import running_server
 
+pytestmark = pytest.mark.system
+
 CHROMIUM = "/usr/bin/chromium"
 SCREENS = Path("/tmp/bonepile-screens")
 DESKTOP = {"width": 1366, "height": 768}

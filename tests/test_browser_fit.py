@@ -12,6 +12,8 @@ import pytest
 
 from test_browser import browser, contexts, server, shot  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.system
+
 SIZES = {
     "desktop": {"width": 1280, "height": 800},
     "phone": {"width": 390, "height": 844},

@@ -25,6 +25,8 @@ from test_browser import (  # noqa: F401 - fixtures
     shot,
 )
 
+pytestmark = pytest.mark.system
+
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 PHONES = {"phone": {"width": 390, "height": 844}, "small": {"width": 320, "height": 568}}
 TURN_MARK = "● Your turn"

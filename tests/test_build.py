@@ -24,6 +24,8 @@ import bonepile
 from bonepile import build_info
 from cli_helpers import ok, run
 
+pytestmark = pytest.mark.engine
+
 SETUP_PY = Path(__file__).resolve().parents[1] / "setup.py"
 
 

@@ -15,6 +15,8 @@ pytest.importorskip("redis")
 from bonepile.server.bus import Bus, BusError
 from site_servers import REDIS, services_or_skip
 
+pytestmark = pytest.mark.system
+
 
 def _redis_or_skip() -> None:
     services_or_skip()

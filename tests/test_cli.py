@@ -27,6 +27,8 @@ from bonepile.perft import perft as perft_count
 from bonepile.record import dump_record, load_record, record_of
 from bonepile.tiles import parse_tile, tile_set
 
+pytestmark = pytest.mark.system
+
 BONEPILE = Path(sys.executable).parent / "bonepile"
 SUMMARY_KEYS = {"game", "over", "actor", "legal", "hands", "boneyard", "scores", "result"}
 COMMANDS = ("rules", "replay", "perft", "simulate", "watch")

@@ -28,6 +28,8 @@ from hypothesis import strategies as st
 from bonepile.games import get_game
 from bonepile.record import dump_record
 
+pytestmark = pytest.mark.system
+
 BONEPILE = str(Path(sys.executable).parent / "bonepile")
 TIMEOUT = 20.0
 """Seconds a case may run: a command that hangs on hostile input fails its case."""
@@ -349,6 +351,8 @@ def check(outcome: Outcome, expect: int, what: str) -> None:
     assert len(outcome.stderr) <= MAX_STDERR, f"{what}: {len(outcome.stderr):,} bytes on stderr"
 
 
+# the cases run together in one fixture: one worker of a parallel run takes them all
+@pytest.mark.xdist_group("hostile-input")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_input(name: str, outcomes: dict[str, Outcome]) -> None:
     """``bonepile ARGS`` ends as the contract says, whatever ARGS and its input hold."""

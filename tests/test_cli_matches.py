@@ -15,6 +15,8 @@ from bonepile.match_record import load_any, match_record_of, read_match
 from bonepile.perft import perft
 from cli_helpers import bad, ok, run
 
+pytestmark = pytest.mark.system
+
 TIMING = re.compile(r"\s*\([\d.]+ s, \d+ (hands|matches)/s\)")
 
 

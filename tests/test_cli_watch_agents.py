@@ -5,7 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from cli_helpers import bad, ok, run
+
+pytestmark = pytest.mark.system
 
 HEAVIEST = Path(__file__).resolve().parents[1] / "examples" / "bots" / "heaviest.py"
 

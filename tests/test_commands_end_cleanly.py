@@ -42,6 +42,8 @@ from bonepile.view import view
 from bonepile.workers import machine_workers, run_streamed
 from cli_helpers import BONEPILE, bad, ok, run
 
+pytestmark = pytest.mark.system
+
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 PY = sys.executable

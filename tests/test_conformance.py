@@ -40,6 +40,8 @@ from bonepile.games import Game, all_games, get_game, new_game
 from bonepile.state import State
 from bonepile.tiles import Tile
 
+pytestmark = pytest.mark.engine
+
 NO_PICKLE = {"pickle"}
 
 

@@ -17,6 +17,8 @@ import pytest
 
 from bonepile.cli import cli
 
+pytestmark = pytest.mark.system
+
 yaml = pytest.importorskip("yaml")
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"

@@ -19,6 +19,8 @@ import pytest
 from bonepile.match_record import read_any
 from cli_helpers import BONEPILE
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 

@@ -21,6 +21,8 @@ from bonepile.state import State
 from bonepile.view import view
 from cli_helpers import bad, ok, run
 
+pytestmark = pytest.mark.engine
+
 GAME = get_game("double_double")
 
 

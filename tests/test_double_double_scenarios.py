@@ -41,6 +41,8 @@ from bonepile.games.double_double import DoubleDoubleState, position, sets_in_pl
 from bonepile.grid import load_board, standard_board
 from bonepile.tiles import Tile, parse_tile, tile_multiset
 
+pytestmark = pytest.mark.engine
+
 GAME = get_game("double_double")
 BOARD = standard_board()
 

@@ -32,6 +32,8 @@ from bonepile.render import render_state
 from bonepile.state import State
 from bonepile.tiles import Tile, parse_tile, tile_set
 
+pytestmark = pytest.mark.engine
+
 GAME = get_game("doubles")
 FULL_SET: tuple[Tile, ...] = tile_set(6)
 DEFAULTS: dict[str, Any] = {

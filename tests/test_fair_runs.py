@@ -24,6 +24,8 @@ from bonepile.record import load_record
 from bonepile.seeds import SEED_BITS, random_seed, secret_seed
 from cli_helpers import bad, ok, run
 
+pytestmark = pytest.mark.system
+
 
 # ------------------------------------------------------------------------------ seeds
 def test_secret_seeds_are_stable_distinct_and_in_range() -> None:

@@ -24,6 +24,7 @@ from bonepile.grid import BoardLayout
 from bonepile.layout import Layout
 from bonepile.state import State
 from bonepile.view import view
+from sizes import size
 
 Box = tuple[float, float, float, float]
 
@@ -123,7 +124,7 @@ def hand(game: str, options: dict[str, Any], seed: int) -> list[State[Any]]:
 TREES = [(g, o) for g, opts in TREE_OPTIONS.items() for o in opts]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=size(60, 300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(TREES),
     st.integers(0, 2**32),
@@ -153,12 +154,13 @@ def test_every_position_of_a_hand_is_drawn_right_and_tiles_never_move(
 
 
 def test_thousands_of_doubles_hands_keep_every_open_end_clear() -> None:
-    """Doubles, whose every double opens three more ends, is where ends crowd: over 1,000
-    random hands of 2 to 4 players, at widths from 13 to 60 with and without a height, every
-    open end of every position is clear of every tile and every other end (an end with no
-    room next to its tile is drawn detached, apart from everything, and stays rare)."""
+    """Doubles, whose every double opens three more ends, is where ends crowd: over 200 random
+    hands (1,000 with ``--full``) of 2 to 4 players, at widths from 13 to 60 with and without a
+    height, every open end of every position is clear of every tile and every other end (an end
+    with no room next to its tile is drawn detached, apart from everything, and stays rare)."""
     positions = detached = 0
-    for seed in range(1000):
+    hands = size(200, 1000)
+    for seed in range(hands):
         rng = random.Random(seed)
         s = new_game("doubles", rng.randint(2, 4), seed=seed)
         width = rng.randint(13, 60)
@@ -171,7 +173,7 @@ def test_thousands_of_doubles_hands_keep_every_open_end_clear() -> None:
             positions += 1
             detached += any(e.detached for e in sc.ends)
             s = apply(s, rng.choice(s.legal_actions()))
-    assert positions > 20_000
+    assert positions > 20 * hands
     assert detached < positions * 0.03, (detached, positions)
 
 

@@ -44,7 +44,10 @@ from bonepile.games import get_game
 from bonepile.view import view
 from cli_helpers import BONEPILE, bad, ok, run
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX"),
+]
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"

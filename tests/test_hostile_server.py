@@ -37,6 +37,8 @@ from tcp_proxy import TcpProxy
 from test_server import live_table, my_turn_or_over, new_table, receive_state
 from test_store import PG, _postgres_or_skip
 
+pytestmark = pytest.mark.system
+
 SECRET = "hostile-secret"
 
 

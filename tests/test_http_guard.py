@@ -45,6 +45,8 @@ from bonepile.server.slowclients import uvicorn_options
 from bonepile.server.store import Store
 from live_server import free_port
 
+pytestmark = pytest.mark.system
+
 WAIT = 30.0  # the longest any single answer may take (a busy machine)
 PARSERS = ["httptools", "h11"]
 

@@ -23,6 +23,8 @@ from bonepile.state import State
 from bonepile.tiles import Tile, parse_tile, tile_set
 from playout_checks import check_same_end, step_by_step
 
+pytestmark = pytest.mark.engine
+
 GAMES = ("block", "draw")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,6 +22,8 @@ from bonepile.masks import (
 )
 from bonepile.rules import attach_set, leads_of, points
 from bonepile.tiles import SHORT_MASK, SUIT_LOW, SUIT_MASK, TILES
+
+pytestmark = pytest.mark.engine
 
 masks = st.integers(min_value=0, max_value=(1 << 190) - 1)
 

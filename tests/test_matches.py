@@ -27,6 +27,8 @@ from bonepile.record import read_record, record_of
 from bonepile.state import State
 from bonepile.tiles import TILES, Tile, bits, parse_tile, tile_set
 
+pytestmark = pytest.mark.engine
+
 # (game, players, options): every game, with options that change the next-hand rule
 MATCH_GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("block", 2, {}),

@@ -39,6 +39,8 @@ from bonepile.state import State
 from bonepile.tiles import TILES, Tile
 from bonepile.view import View
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = ROOT / "schema" / "bonepile-view.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))

@@ -25,6 +25,8 @@ from bonepile.record import load_record, read_record
 from bonepile.state import State
 from bonepile.tiles import parse_tile
 
+pytestmark = pytest.mark.engine
+
 GOLDEN_DIR = Path(__file__).parent / "golden" / "perft"
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 BRUTE_DEPTH = 3

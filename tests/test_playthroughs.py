@@ -21,6 +21,8 @@ from bonepile.actions import parse_action
 from bonepile.games import all_games, new_game
 from bonepile.state import State
 
+pytestmark = pytest.mark.engine
+
 HERE = Path(__file__).parent / "golden" / "playthroughs"
 FILES = sorted(HERE.glob("*.json"))
 

@@ -46,6 +46,8 @@ from bonepile.tiles import TILES, Tile, parse_tile, tile_multiset
 from bonepile.view import view
 from playout_checks import check_same_end, step_by_step
 
+pytestmark = pytest.mark.engine
+
 GAMES: tuple[str, ...] = ("super_dominoes", "block", "draw", "doubles", "double_double")
 """The games these properties cover. Add a new game's name here."""
 

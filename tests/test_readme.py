@@ -9,6 +9,8 @@ import pytest
 
 from bonepile.games import all_games
 
+pytestmark = pytest.mark.system
+
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, re.S)
 

@@ -23,6 +23,8 @@ from bonepile.record import dump_record, load_record, read_record, record_of, sa
 from bonepile.state import State
 from bonepile.tiles import Tile, parse_tile, tile_set
 
+pytestmark = pytest.mark.engine
+
 FORMAT = "bonepile-record/1"
 SUMMARY_KEYS = {"game", "over", "actor", "legal", "hands", "boneyard", "scores", "result"}
 REASONS = {"domino", "blocked", "victory_total", "last_draw", "board_full"}

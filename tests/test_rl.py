@@ -14,6 +14,8 @@ from bonepile.rl import ActionCodec, Observer, codec_for, public_fields
 from bonepile.rl.encoding import EncodingError
 from bonepile.view import View
 
+pytestmark = pytest.mark.engine
+
 # every game, with option sets and player counts that change the encoding or the rules
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("block", 2, {}),

@@ -13,6 +13,8 @@ import bonepile.rl as rl
 from bonepile.rl.features import features_for
 from bonepile.rl.observation import Observer
 
+pytestmark = pytest.mark.engine
+
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("block", 2, {}),
     ("block", 4, {"teams": True}),

@@ -19,6 +19,8 @@ from bonepile.tiles import tile_set
 from bonepile.view import view
 from test_rl_envs import _tiny_policy
 
+pytestmark = pytest.mark.engine
+
 
 def parts(f: LineFeatures, x: np.ndarray) -> dict[str, np.ndarray]:
     """The leading parts of a feature vector, by name."""

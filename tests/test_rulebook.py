@@ -16,6 +16,8 @@ from bonepile.errors import OptionError
 from bonepile.games import Game
 from bonepile.options import OptionSpec
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = bonepile.all_games()
 IDS = [g.name for g in GAMES]

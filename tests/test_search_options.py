@@ -22,6 +22,9 @@ from bonepile.errors import OptionError
 from bonepile.games import all_games, get_game
 from bonepile.state import State
 from bonepile.view import view
+from sizes import size
+
+pytestmark = pytest.mark.engine
 
 SHIPPED = Path(__file__).resolve().parents[1] / "examples" / "rl" / "block2.npz"
 """The shipped learned bot's policy file."""
@@ -60,7 +63,7 @@ def _solver_move(solver: EndgameSolver, state: State[Any]) -> Any:
 def test_the_solver_agrees_with_plain_minimax(game: str) -> None:
     plain = EndgameSolver(rewards, 1.0, tiles=6, nodes=10**6)
     cutting = EndgameSolver(rewards, 1.0, tiles=6, nodes=10**6, bounds=(0.0, 1.0))
-    for state in _endgames(game, 6, 25, seed=3):
+    for state in _endgames(game, 6, size(6, 25), seed=3):
         for solver in (plain, cutting):
             got = solver.rewards(state)
             assert got is not None

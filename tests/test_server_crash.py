@@ -24,6 +24,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from live_server import free_port
 
+pytestmark = pytest.mark.system
+
 
 class Server:
     """``bonepile serve`` in a child process on a data folder (``extra``: more options)."""

@@ -28,6 +28,8 @@ from websockets.sync.client import connect
 
 from live_server import free_port
 
+pytestmark = pytest.mark.system
+
 WAIT = 60.0
 
 

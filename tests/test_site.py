@@ -25,6 +25,8 @@ pytest.importorskip("websockets")
 from live_server import free_port
 from site_servers import REDIS, Browser, Seat, Site, play, services_or_skip
 
+pytestmark = pytest.mark.system
+
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:

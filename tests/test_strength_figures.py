@@ -19,6 +19,8 @@ import pytest
 from bonepile.games import all_games, get_game
 from bonepile.server.catalogue import catalogue, default_bot
 
+pytestmark = [pytest.mark.engine, pytest.mark.strength]
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 strength: Any = pytest.importorskip("strength")

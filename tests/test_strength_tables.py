@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = [pytest.mark.engine, pytest.mark.strength]
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 strength: Any = pytest.importorskip("strength")

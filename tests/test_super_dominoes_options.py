@@ -38,6 +38,8 @@ from sd_fixtures import (
     t,
 )
 
+pytestmark = pytest.mark.engine
+
 RULES_DEFAULTS = {
     "first_player_rule": "highest_tile_in_hand",
     "next_hand_leader": "left_of_winner",

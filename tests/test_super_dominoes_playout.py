@@ -18,6 +18,8 @@ from bonepile.tiles import Tile
 from bonepile.view import view
 from playout_checks import check_same_end, step_by_step
 
+pytestmark = pytest.mark.engine
+
 GAME = get_game("super_dominoes")
 
 

@@ -40,6 +40,8 @@ from sd_fixtures import (
     t,
 )
 
+pytestmark = pytest.mark.engine
+
 # --------------------------------------------------------------------------- 5.1.1
 
 

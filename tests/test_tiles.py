@@ -20,6 +20,8 @@ from bonepile.tiles import (
     tile_set,
 )
 
+pytestmark = pytest.mark.engine
+
 
 def test_tiles_are_interned_and_normalised() -> None:
     assert Tile(4, 6) is Tile(6, 4)

@@ -34,6 +34,8 @@ from bonepile.match_record import dump_match, load_any, match_record_of, read_ma
 from bonepile.simulate import simulate, simulate_matches
 from toy_game import LINE_5, Line5Facts, Line5Options
 
+pytestmark = pytest.mark.engine
+
 NAME = LINE_5.name
 
 

@@ -17,6 +17,8 @@ from bonepile.tui.app import BonepileApp
 from bonepile.tui.session import LocalGame, Replay, seat_specs
 from tui_driver import idle, play_by_keys, screen_text
 
+pytestmark = pytest.mark.system
+
 GAMES = [
     ("block", 2, {}),
     ("draw", 3, {}),

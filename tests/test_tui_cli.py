@@ -17,6 +17,8 @@ import pytest
 from bonepile.match import new_match
 from cli_helpers import BONEPILE, bad, run
 
+pytestmark = pytest.mark.system
+
 
 def test_bad_input_is_one_line() -> None:
     bad(run("play", "nosuchgame"), "nosuchgame")

@@ -25,6 +25,8 @@ from bonepile.tui.screen import LETTERS, tile_of
 from live_server import free_port, running_server
 from tui_driver import screen_text
 
+pytestmark = pytest.mark.system
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

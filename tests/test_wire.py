@@ -48,6 +48,8 @@ from bonepile.state import State
 from bonepile.tiles import Tile
 from bonepile.view import view
 
+pytestmark = pytest.mark.engine
+
 # ------------------------------------------------------------------------------ helpers
 
 CONFIGS: list[tuple[str, str | None]] = [

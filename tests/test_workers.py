@@ -14,6 +14,8 @@ import pytest
 from bonepile import workers
 from bonepile.workers import RemoteTraceback, WorkerError, chunked, run_streamed
 
+pytestmark = pytest.mark.system
+
 
 def _square_all(chunk: list[int]) -> list[int]:
     return [x * x for x in chunk]
