@@ -24,6 +24,8 @@ PORT ?= 8000
 # pytest-xdist workers a pass (`make test WORKERS=1` runs each pass in one process)
 WORKERS ?= 2
 XDIST := -n $(WORKERS) --dist loadgroup
+# each pass ends with its slowest tests, so a newly slow one shows in every log
+DURATIONS := --durations=15
 TIMES := .test-times
 CLOG := .compiled-build.log
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
@@ -76,29 +78,31 @@ if [ $$status -ne 0 ]; then $(MAKE) --no-print-directory test-times; exit $$stat
 endef
 
 test:
-	@rm -f $(TIMES)
-	@$(MAKE) --no-print-directory -j2 test-pure test-compiled-build \
+	@echo "start|$$(date +%s)" > $(TIMES)
+	@+$(MAKE) --no-print-directory -j2 test-pure test-compiled-build \
 		|| { $(MAKE) --no-print-directory test-times; exit 1; }
-	@$(call phase,compiled build tests,pytest-compiled)
+	@+$(call phase,compiled build tests,pytest-compiled)
 	@$(MAKE) --no-print-directory test-times
 
 test-pure:
-	@$(call phase,setup,$(STAMP) chromium tmux nginx)
-	@$(call phase,lint and types,lint typecheck)
-	@$(call phase,pure build tests,pytest)
+	@+$(call phase,setup,$(STAMP) chromium tmux nginx)
+	@+$(call phase,lint and types,lint typecheck)
+	@+$(call phase,pure build tests,pytest)
 
 # the compiled build's output goes to a log, shown if the build fails
 test-compiled-build:
-	@$(call phase,compiled build (beside),compiled-build-quietly)
+	@+$(call phase,compiled build, beside the pure phases,compiled-build-quietly)
 
 compiled-build-quietly:
 	@$(MAKE) --no-print-directory $(CSTAMP) > $(CLOG) 2>&1 || { cat $(CLOG); exit 1; }
 
-# the phases' times, as `make test` prints them at its end
+# the phases' times, as `make test` prints them; the total is the wall-clock time since it
+# started (the compiled build overlaps other phases)
 test-times:
-	@test -f $(TIMES) && awk -F'|' 'BEGIN { print "make test, seconds a phase:" } \
-		{ printf "  %-22s %5d\n", $$1, $$2; total += $$2 } \
-		END { printf "  %-22s %5d (%d min %02d s)\n", "total", total, total / 60, total % 60 }' \
+	@test -f $(TIMES) && awk -F'|' -v now=$$(date +%s) 'BEGIN { print "make test, seconds a phase:" } \
+		$$1 == "start" { start = $$2; next } { printf "  %-40s %5d\n", $$1, $$2 } \
+		END { if (start) { t = now - start; \
+		printf "  %-40s %5d (%d min %02d s)\n", "total, wall clock", t, t / 60, t % 60 } }' \
 		$(TIMES) && rm -f $(TIMES) || true
 
 # everything the tests need: both builds, chromium, tmux and nginx
@@ -113,12 +117,12 @@ typecheck: $(STAMP)
 
 # every test but the strength replays, which the compiled pass runs where they were measured
 pytest: $(STAMP)
-	$(BIN)/python -m pytest $(XDIST) -m "not strength"
+	$(BIN)/python -m pytest $(XDIST) $(DURATIONS) -m "not strength"
 
 # the tests of the compiled modules, again on the compiled build (the server, terminal and
 # browser tests run the same Python on either build: the pure pass ran them)
 pytest-compiled: $(CSTAMP)
-	$(CBIN)/python -m pytest -p no:cacheprovider $(XDIST) -m "engine"
+	$(CBIN)/python -m pytest -p no:cacheprovider $(XDIST) $(DURATIONS) -m "engine"
 
 # the inner loop: lint, types, and the engine and unit tests on the pure build (no processes,
 # servers, browsers or strength replays), in a few minutes
