@@ -7,6 +7,7 @@ is one clear line to the players, a 503 to a new table, and nothing lost when it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -253,3 +254,71 @@ def test_one_postgresql_database_is_held_by_one_serving_process() -> None:
     finally:
         held.release()
     hold_database(PG, "the test database").release()  # let go: the next one gets it
+
+
+@contextlib.contextmanager
+def _schemas(count: int) -> Iterator[list[str]]:
+    """``count`` fresh schemas of the test database, as URLs whose search path is each; dropped
+    at the end."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+
+    from bonepile.server.store import engine_url
+    from test_store import PG, _postgres_or_skip
+
+    _postgres_or_skip()
+    names = ["s_" + secrets.token_hex(5) for _ in range(count)]
+    admin = create_engine(engine_url(PG), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            for name in names:
+                conn.execute(text(f'CREATE SCHEMA "{name}"'))
+        yield [f"{PG}?options=-csearch_path%3D{name}" for name in names]
+    finally:
+        with admin.connect() as conn:
+            for name in names:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+        admin.dispose()
+
+
+def test_the_lock_is_the_schema_s_not_the_whole_database() -> None:
+    """Two sites in two schemas of one database (staging and production, two tenants) are two
+    sites: each holds its own schema, and a second server refused names the schema it wanted."""
+    from bonepile.server.exclusive import DatabaseInUse, hold_database
+
+    with _schemas(2) as (one, two):
+        first = hold_database(one, "db")
+        try:
+            hold_database(two, "db").release()  # the other schema is free
+            with pytest.raises(DatabaseInUse, match=r"is serving db \(schema s_[0-9a-f]{10}\)"):
+                hold_database(one, "db")
+        finally:
+            first.release()
+
+
+def test_two_servers_in_two_schemas_of_one_database_both_serve(tmp_path: Path) -> None:
+    """Each serves its own schema's tables: a table made on one is the other's 404."""
+    with _schemas(2) as urls:
+        servers: list[Served] = []
+        try:
+            for k, url in enumerate(urls):
+                servers.append(Served(tmp_path / f"data{k}", args=("--database", url)))
+            body = {"game": "block", "seats": ["me", "greedy"]}
+            made = [server.post("/api/tables", body) for server in servers]
+            assert [status for status, _ in made] == [200, 200], made
+            for k, (_, table) in enumerate(made):
+                for j, server in enumerate(servers):
+                    status = _get_status(f"{server.base}/api/tables/{table['id']}")
+                    assert status == (200 if j == k else 404), (k, j, status)
+        finally:
+            for server in servers:
+                server.stop()
+
+
+def _get_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=WAIT) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)

@@ -5,10 +5,11 @@ A server alone on its database keeps the tables in its own memory, so two of the
 database would split the site: a player who joins through one is unknown to the other, and moves
 made on one never reach the other. So a server alone holds its database for itself while it
 runs: a SQLite database through a lock on a file beside it (``flock``), a PostgreSQL database
-through a session advisory lock on a connection kept open. The processes of a site (``--redis``,
-:mod:`bonepile.server.site`) share the tables, and hold the same lock shared: any number of
-them may run together, but not beside a server alone. The system lets a lock go when its
-process ends, however it ends.
+through a session advisory lock on a connection kept open. The PostgreSQL lock is the schema's
+the tables live in (the first of the connection's search path): two sites in two schemas of
+one database are two sites. The processes of a site (``--redis``, :mod:`bonepile.server.site`)
+share the tables, and hold the same lock shared: any number of them may run together, but not
+beside a server alone. The system lets a lock go when its process ends, however it ends.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from typing import Any
 from bonepile.errors import BonepileError
 
 LOCK_KEY = int.from_bytes(hashlib.sha256(b"bonepile serve").digest()[:8], "big", signed=True)
-"""The PostgreSQL advisory lock a serving process holds (one per database)."""
+"""The PostgreSQL advisory lock a serving process holds on the schema ``public``."""
+
+
+def lock_key(schema: str) -> int:
+    """The advisory lock of the tables in ``schema``: :data:`LOCK_KEY` for ``public`` (the
+    lock every release has taken there), one of its own for any other schema."""
+    if schema == "public":
+        return LOCK_KEY
+    digest = hashlib.sha256(b"bonepile serve\0" + schema.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 class DatabaseInUse(BonepileError):
@@ -108,7 +118,12 @@ def _hold_postgres(url: str, shown: str, site: bool) -> Hold:
     take = "pg_try_advisory_lock_shared" if site else "pg_try_advisory_lock"
     try:
         conn = engine.connect()
-        got = bool(conn.execute(text(f"SELECT {take}(:k)"), {"k": LOCK_KEY}).scalar())
+        # the schema the tables go in: the first of the connection's search path that exists
+        schema = str(conn.execute(text("SELECT current_schema()")).scalar() or "public")
+        key = lock_key(schema)
+        if schema != "public":
+            shown = f"{shown} (schema {schema})"
+        got = bool(conn.execute(text(f"SELECT {take}(:k)"), {"k": key}).scalar())
         conn.commit()
         if got:
             return Hold("postgresql advisory lock", conn)
@@ -119,7 +134,7 @@ def _hold_postgres(url: str, shown: str, site: bool) -> Hold:
                 "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
                 "AND l.classid::bigint = :hi AND l.objid::bigint = :lo"
             ),
-            {"hi": (LOCK_KEY >> 32) & 0xFFFFFFFF, "lo": LOCK_KEY & 0xFFFFFFFF},
+            {"hi": (key >> 32) & 0xFFFFFFFF, "lo": key & 0xFFFFFFFF},
         ).scalar()
         conn.close()
     except SQLAlchemyError as e:
@@ -149,4 +164,4 @@ def _hold_postgres(url: str, shown: str, site: bool) -> Hold:
     )
 
 
-__all__ = ["LOCK_KEY", "DatabaseInUse", "Hold", "hold_database"]
+__all__ = ["LOCK_KEY", "DatabaseInUse", "Hold", "hold_database", "lock_key"]
