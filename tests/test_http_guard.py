@@ -189,6 +189,7 @@ def test_websockets_count_toward_the_cap_and_free_their_place(tmp_path: Path) ->
             assert json.loads(ws.recv(timeout=WAIT))["type"] == "lobby"
         status, body = get(port, "/api/games")
         assert status == 429 and b"too many connections" in body
+        assert b"\r\nretry-after: 5\r\n" in body.lower()  # when to come back
         assert get(port, "/api/games", source="127.0.0.2")[0] == 200
         sockets[0].close()
         deadline = time.monotonic() + WAIT

@@ -322,3 +322,25 @@ def _get_status(url: str) -> int:
             return int(r.status)
     except urllib.error.HTTPError as e:
         return int(e.code)
+
+
+def test_sockets_opened_and_closed_write_no_line_each(data: Path) -> None:
+    """The server writes no line per request, and none per socket: a crowd of spectators
+    coming and going (and sockets refused) leaves the log as it was."""
+    served = Served(data)
+    try:
+        before = served.output()
+        ws_base = served.base.replace("http", "ws", 1)
+        for _ in range(10):
+            with connect(f"{ws_base}/ws/lobby", open_timeout=WAIT) as ws:
+                assert json.loads(ws.recv(timeout=WAIT))["type"] == "lobby"
+        for _ in range(3):  # a path with no socket behind it: refused
+            with pytest.raises(Exception, match="HTTP 403"):
+                connect(f"{ws_base}/ws/nowhere", open_timeout=WAIT).close()
+        assert served.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})[0] == 200
+        time.sleep(1.0)  # let anything the sockets' ends would log arrive
+        after = served.output()
+    finally:
+        served.stop()
+    assert after.startswith(before)
+    assert after[len(before) :].strip() == "", after[len(before) :][:2000]

@@ -88,7 +88,7 @@ def serve(
         from bonepile.server.exclusive import hold_database
         from bonepile.server.leases import site_identity
         from bonepile.server.limits import changed_limits
-        from bonepile.server.slowclients import uvicorn_options
+        from bonepile.server.slowclients import quiet_connections, uvicorn_options
         from bonepile.server.store import Faults, Store
     except ImportError as e:
         raise ServeError(
@@ -166,6 +166,7 @@ def serve(
         # cost the server more than it saved on the wire
         ws_per_message_deflate=False,
     )
+    quiet_connections()  # after Config, which sets uvicorn's logging up
     if listen_fd is None:
         uvicorn.Server(config).run()
     else:  # a supervisor's worker: the port is bound once, by the supervisor

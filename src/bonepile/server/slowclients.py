@@ -37,6 +37,8 @@ MAX_HEADER_BYTES = 32 * 1024
 """The largest request head (request line and headers), about."""
 KEEP_ALIVE = 5
 """Seconds an idle keep-alive connection stays open (uvicorn's default, made explicit)."""
+RETRY_AFTER = 5
+"""Seconds a client refused for want of room (429, 503) is told to wait (``Retry-After``)."""
 
 _FD_RESERVE = 128
 """File descriptors kept for the database, the static files and the bots when the server is
@@ -195,14 +197,16 @@ class _Guarded(asyncio.Protocol):
             self.transport.close()
 
     def _answer_and_close(self, status: int, text: str) -> None:
-        """Write a small plain-text answer, then close the connection."""
+        """Write a small plain-text answer, then close the connection (a refusal for room,
+        429 or 503, says when to try again)."""
         body = text.encode()
+        retry = f"retry-after: {RETRY_AFTER}\r\n" if status in (429, 503) else ""
         head = (
             f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}\r\n"
             "content-type: text/plain; charset=utf-8\r\n"
             f"content-length: {len(body)}\r\n"
             "x-content-type-options: nosniff\r\n"
-            "connection: close\r\n\r\n"
+            f"{retry}connection: close\r\n\r\n"
         )
         self.transport.write(head.encode() + body)
         self.transport.close()
@@ -272,6 +276,26 @@ def guarded_protocol(
     return type("BonepileHTTPProtocol", (_BASES[name],), attributes)
 
 
+class NoLinePerConnection(logging.Filter):
+    """Drops the line uvicorn and websockets write for every WebSocket opened, accepted,
+    refused or closed: the server writes no line per request or connection (a crowd of
+    spectators would flood its log), and what matters has a line of the server's own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is kept: anything above INFO, and INFO that is not per socket."""
+        if record.levelno > logging.INFO or not isinstance(record.msg, str):
+            return True
+        return not (record.msg.startswith("connection ") or '"WebSocket %s"' in record.msg)
+
+
+def quiet_connections() -> None:
+    """Keep uvicorn's log (``uvicorn.error``, where it and websockets write) free of a line
+    per WebSocket. Call after uvicorn has configured its logging (making its ``Config``)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, NoLinePerConnection) for f in logger.filters):
+        logger.addFilter(NoLinePerConnection())
+
+
 def uvicorn_options(
     *,
     request_timeout: float = REQUEST_TIMEOUT,
@@ -318,6 +342,9 @@ __all__ = [
     "MAX_HEADER_BYTES",
     "MAX_PER_PEER",
     "REQUEST_TIMEOUT",
+    "RETRY_AFTER",
+    "NoLinePerConnection",
     "guarded_protocol",
+    "quiet_connections",
     "uvicorn_options",
 ]
