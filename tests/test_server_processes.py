@@ -136,6 +136,9 @@ def test_the_bot_workers_end_when_the_server_is_killed_outright(data: Path) -> N
         os.kill(served.proc.pid, signal.SIGKILL)  # kill -9 of the server alone
         served.proc.wait(WAIT)
         assert wait_until_gone(workers) == set(), "bot workers outlived their server"
+        # and what they leave behind is cleaned up without a warning in the server's log
+        out = served.output()
+        assert "leaked" not in out and "Warning" not in out and "Traceback" not in out, out
     finally:
         served.stop()
 

@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
     database writer, the event loop's helpers) may hold locks, an import's among them, and a
     child that needs such a lock waits forever, and with it every table whose bot move it
     holds. The workers start at once, not on the first move."""
+    _quiet_resource_tracker()
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
@@ -48,6 +50,24 @@ def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
         for _ in range(workers):
             pool.submit(_warm)
     return pool
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (if it is not running) told not to warn of
+    "leaked semaphore objects": after a ``kill -9`` of the server it frees the pool's
+    semaphores, which is its job, and its warning would tell the operator something is wrong.
+    The tracker takes the warning filters of the process that starts it."""
+    from multiprocessing import resource_tracker
+
+    option = "ignore:resource_tracker:UserWarning"
+    added = option not in sys.warnoptions
+    if added:
+        sys.warnoptions.append(option)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if added:
+            sys.warnoptions.remove(option)
 
 
 @contextlib.contextmanager
