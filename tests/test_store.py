@@ -19,6 +19,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import create_engine, text
 
 from bonepile.server.store import (
+    PROCESS_KEPT,
     Store,
     StoredGame,
     StoreError,
@@ -265,3 +266,30 @@ def test_the_writer_outlives_a_caller_that_stopped_waiting(make_store) -> None: 
     writer.close()
     got = s.table("t1")
     assert got is not None and [v for v, _ in got.entries] == [1, 2]  # the cancelled one too
+
+
+def test_a_starting_process_forgets_the_long_dead_ones(make_store) -> None:  # type: ignore[no-untyped-def]
+    """The processes table holds the live and the recently ended, not every process that ever
+    ran: a process starting deletes those silent for over a day, unless one holds a lease."""
+    store = make_store()
+    now = 10 * PROCESS_KEPT
+    store.create_table("t1", {}, now)
+    rows = [
+        ("old", now - PROCESS_KEPT - 60),  # silent for over a day: forgotten
+        ("old-owner", now - PROCESS_KEPT - 60),  # as old, but a table's lease names it
+        ("recent", now - 3600),  # ended an hour ago: kept
+    ]
+    with store.engine.begin() as conn:
+        for pid, (name, beat) in enumerate(rows):
+            conn.execute(
+                text(
+                    "INSERT INTO processes (id, host, pid, started, heartbeat)"
+                    " VALUES (:id, 'h', :pid, :beat, :beat)"
+                ),
+                {"id": name, "pid": pid, "beat": beat},
+            )
+        conn.execute(text("UPDATE table_leases SET owner = 'old-owner' WHERE table_id = 't1'"))
+    assert store.batch([store.heartbeat("new", "h", 99, now, now)]) == [None]
+    with store.engine.connect() as conn:
+        left = {r[0] for r in conn.execute(text("SELECT id FROM processes"))}
+    assert left == {"old-owner", "recent", "new"}

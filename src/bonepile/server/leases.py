@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bonepile.server.store import PlainSql, Store
+from bonepile.server.store import PlainSql, Store, prune_processes
 
 LEASE_TTL = 6.0
 """Seconds a process's lease on life lasts from its last renewal."""
@@ -72,6 +72,7 @@ class Leases:
         """Join the site: this process's lease on life starts now."""
 
         def work(sql: PlainSql) -> None:
+            prune_processes(sql, started)
             sql.count(
                 "INSERT INTO processes (id, host, pid, started, heartbeat, expires, mode)"
                 f" VALUES (?, ?, ?, ?, ?, {sql.now} + ?, 'site')",

@@ -548,7 +548,8 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
             found = sql.one("SELECT id FROM processes WHERE id = ?", [w.process_id])
             if found:
                 sql.many("UPDATE processes SET heartbeat = ? WHERE id = ?", [(w.now, w.process_id)])
-            else:
+            else:  # a process starting: it also forgets the long dead
+                prune_processes(sql, w.now)
                 sql.many(
                     "INSERT INTO processes (id, host, pid, started, heartbeat)"
                     " VALUES (?, ?, ?, ?, ?)",
@@ -632,6 +633,21 @@ def _held(sql: PlainSql, writes: Sequence[Changes]) -> dict[str, set[tuple[str, 
     return held
 
 
+PROCESS_KEPT = 24 * 3600.0
+"""Seconds a process's row outlives its last heartbeat (to tell what ran, and when)."""
+
+
+def prune_processes(sql: PlainSql, now: float) -> int:
+    """Forget the processes whose last heartbeat is over :data:`PROCESS_KEPT` seconds before
+    ``now`` and that own no table's lease (a live process beats every half minute); how many.
+    Each process starting calls it, so the table holds the live and the recently ended."""
+    return sql.count(
+        "DELETE FROM processes WHERE heartbeat < ? AND id NOT IN"
+        " (SELECT owner FROM table_leases WHERE owner IS NOT NULL)",
+        [now - PROCESS_KEPT],
+    )
+
+
 class PlainSql:
     """Plain SQL with ``?`` marks, run on ``conn`` in its driver's parameter style."""
 
@@ -711,6 +727,7 @@ def safe_url(url: str) -> str:
 
 
 __all__ = [
+    "PROCESS_KEPT",
     "STORAGE_DOWN",
     "Changes",
     "Faults",
@@ -727,5 +744,6 @@ __all__ = [
     "Write",
     "engine_url",
     "metadata",
+    "prune_processes",
     "safe_url",
 ]
