@@ -173,8 +173,12 @@ class Browser:
 class Seat:
     """A socket at a table through one process, as a player (``token``) or watching."""
 
-    def __init__(self, server: Server, table: str, token: str | None) -> None:
+    def __init__(
+        self, server: Server, table: str, token: str | None, origin: str | None = None
+    ) -> None:
+        """``origin``: the Origin header a browser would send (a program sends none)."""
         self.address = f"ws://127.0.0.1:{server.port}/ws/table/{table}"
+        self.origin = origin
         self.token = token
         self.last: dict[str, Any] | None = None
         self.pending: dict[str, Any] | None = None
@@ -184,7 +188,9 @@ class Seat:
 
     def _connect(self) -> ClientConnection:
         # entered as a context manager (closed by :meth:`close`)
-        ws: ClientConnection = connect(self.address, open_timeout=60).__enter__()
+        ws: ClientConnection = connect(
+            self.address, open_timeout=60, origin=self.origin
+        ).__enter__()
         ws.send(json.dumps({"type": "hello", "token": self.token, "since": -1, "width": 40}))
         return ws
 

@@ -64,6 +64,8 @@ NO_NGINX = "nginx is not installed (make test installs it)"
 def test_the_proxy_config_serves_a_whole_site(tmp_path: Path) -> None:
     """deploy/nginx.conf in front of a site of two workers (the compose file's app, on this
     machine's PostgreSQL and Redis): a hand is set up and played through the proxy."""
+    from websockets.exceptions import InvalidStatus
+
     from live_server import free_port
     from site_servers import Browser, Seat, Site, play, services_or_skip
 
@@ -98,7 +100,15 @@ def test_the_proxy_config_serves_a_whole_site(tmp_path: Path) -> None:
         ann, bob = Browser(), Browser()
         made = ann.post(proxy, "/api/tables", {"game": "block", "seats": ["me", "open"]})
         joined = bob.post(proxy, f"/api/tables/{made['id']}/join", {"name": "Bob"})
-        seats = [Seat(proxy, made["id"], made["token"]), Seat(proxy, made["id"], joined["token"])]
+        # Bob's browser sends its page's origin, as browsers do: the proxy passes the name
+        # and port asked for, and the app lets a page of its own origin in
+        page = f"http://127.0.0.1:{port}"
+        seats = [
+            Seat(proxy, made["id"], made["token"]),
+            Seat(proxy, made["id"], joined["token"], origin=page),
+        ]
+        with pytest.raises(InvalidStatus, match="403"):  # a page of another site is refused
+            Seat(proxy, made["id"], joined["token"], origin="http://evil.example")
         play(seats)
         assert all(s.last is not None and s.last["status"] == "over" for s in seats)
         for s in seats:

@@ -576,3 +576,41 @@ def test_the_health_check_says_whether_the_process_can_serve(
     monkeypatch.setattr(hub.store, "ping", down)
     r = client.get("/api/health")
     assert r.status_code == 503 and r.json()["ok"] is False and r.json()["database"] is False
+
+
+@pytest.mark.parametrize("path", ["/ws/lobby", "/ws/table/{id}"])
+def test_a_page_of_another_site_cannot_open_a_socket(client: TestClient, path: str) -> None:
+    """Browsers send the page's Origin with a WebSocket and enforce nothing else: a page of
+    another site is refused before the socket opens (no socket with a visitor's cookies);
+    the app's own pages and programs that send no Origin (the terminal app, bots) get in."""
+    from starlette.websockets import WebSocketDisconnect
+
+    t = new_table(client, "block", ["me", "greedy"])
+    url = path.format(id=t["id"])
+    for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(url, headers={"origin": origin}) as ws,
+        ):
+            ws.receive_json()
+    for headers in ({"origin": "http://testserver"}, {"origin": "http://TestServer:80"}, {}):
+        with client.websocket_connect(url, headers=headers) as ws:
+            if "table" in url:
+                ws.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
+                assert receive_state(ws)["you"] == t["seat"]
+            else:
+                assert ws.receive_json()["type"] == "lobby"
+
+
+def test_the_origin_rule() -> None:
+    from bonepile.server.guard import same_origin
+
+    assert same_origin(None, "example.com")  # a program
+    assert same_origin("https://example.com", "example.com")
+    assert same_origin("https://example.com:443", "example.com")
+    assert same_origin("http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert same_origin("http://[::1]:8000", "[::1]:8000")
+    assert not same_origin("http://127.0.0.1:8001", "127.0.0.1:8000")
+    assert not same_origin("https://example.com.evil.example", "example.com")
+    assert not same_origin("null", "example.com")
+    assert not same_origin("https://example.com", None)

@@ -33,7 +33,7 @@ from bonepile.errors import BonepileError
 from bonepile.server.analysis import analyse, replay_frames
 from bonepile.server.catalogue import catalogue, rules_html
 from bonepile.server.commands import Command
-from bonepile.server.guard import RateRule, add_guards, api_docs_options
+from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_origin
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.protocol import (
@@ -331,9 +331,19 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         return got
 
     # ------------------------------------------------------------------ sockets
+    async def opened(ws: WebSocket) -> bool:
+        """Accept the socket if a page of this site (or a program) asks; refuse it (403)
+        if a page of another site does."""
+        if not same_origin(ws.headers.get("origin"), ws.headers.get("host")):
+            await ws.close(code=1008)
+            return False
+        await ws.accept()
+        return True
+
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
-        await ws.accept()
+        if not await opened(ws):
+            return
         hub = the_hub(ws)
 
         async def send(msg: dict[str, Any]) -> None:
@@ -353,7 +363,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 
     @app.websocket("/ws/table/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        await ws.accept()
+        if not await opened(ws):
+            return
         hub = the_hub(ws)
         lock = asyncio.Lock()
 

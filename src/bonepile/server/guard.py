@@ -52,6 +52,32 @@ class BodyTooLarge(HTTPException):
 
 _HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 
+_DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
+
+
+def _authority(value: str, scheme: str | None = None) -> str:
+    """``host[:port]`` in lower case, without the scheme's default port."""
+    value = value.strip().lower()
+    if scheme is not None and value.endswith(":" + _DEFAULT_PORTS.get(scheme, "-")):
+        value = value.rsplit(":", 1)[0]
+    return value
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a WebSocket asked for with the ``Origin`` header ``origin`` may open on the
+    server named ``host`` (its ``Host`` header). A browser always sends the page's origin, so a
+    page of another site gets a refusal (no socket of the app opens with a visitor's cookies
+    from a page that is not the app's); programs (the terminal app, bots, tests) send none and
+    are let in. Behind a reverse proxy the proxy passes the ``Host`` on (deploy/nginx.conf)."""
+    if origin is None:
+        return True
+    if host is None or "://" not in origin:
+        return False  # "null" (a sandboxed page or a file), or no name to match
+    scheme, _, rest = origin.partition("://")
+    scheme = scheme.lower()
+    return _authority(rest.rstrip("/"), scheme) == _authority(host, scheme)
+
+
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 """Powerful browser features no page of the app uses."""
 
@@ -291,5 +317,6 @@ __all__ = [
     "api_docs_options",
     "content_security_policy",
     "describe_errors",
+    "same_origin",
     "security_headers",
 ]
