@@ -361,25 +361,50 @@ def test_a_second_tab_gets_the_same_token_and_the_first_keeps_playing(
             assert reply["type"] == "ack"
 
 
-def test_claim_codes_cannot_be_guessed_in_a_row(tmp_path: Path) -> None:
+def _peers(app: Any) -> Any:
+    """``app`` seen from the network address a request names in ``x-test-peer`` (the test
+    client's requests all come from one address otherwise)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        peer = dict(scope.get("headers", [])).get(b"x-test-peer")
+        if peer is not None:
+            scope = {**scope, "client": (peer.decode(), 50000)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+def test_claim_codes_cannot_be_guessed_and_a_stranger_cannot_lock_the_seat(
+    tmp_path: Path,
+) -> None:
     limits = Limits(claims_per_table=5, claims_per_client=50)
-    with TestClient(app_on(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), limits)) as client:
+    app = _peers(app_on(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), limits))
+    with TestClient(app) as client:
         t = new_table(client, "block", ["me", "open"])
-        client.cookies.clear()
-        answers = [
-            client.post(f"/api/tables/{t['id']}/claim", json={"code": f"WRONG{i:05d}"})
-            for i in range(8)
-        ]
+        with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ws.send_json({"type": "hello", "token": t["token"]})
+            code = receive_state(ws)["claim"]
+        url = f"/api/tables/{t['id']}/claim"
+
+        def claim(peer: str, guess: str) -> Any:
+            client.cookies.clear()  # a guesser may throw its cookie away each time
+            return client.post(url, json={"code": guess}, headers={"x-test-peer": peer})
+
+        # a guesser's wrong codes: the table takes five, then refuses that guesser
+        answers = [claim("203.0.113.1", f"WRONG{i:05d}") for i in range(8)]
         assert [a.status_code for a in answers[:5]] == [400] * 5
         assert all(a.status_code == 429 for a in answers[5:])
         assert int(answers[-1].headers["retry-after"]) > 0
         assert "try again" in answers[-1].json()["message"]
-        # even the right code waits now: the table refuses claims for a while
-        with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
-            client.cookies.clear()
-            ws.send_json({"type": "hello", "token": t["token"]})
-            code = receive_state(ws)["claim"]
-        assert client.post(f"/api/tables/{t['id']}/claim", json={"code": code}).status_code == 429
+        # even its right code waits: it has guessed wrong here
+        assert claim("203.0.113.1", code).status_code == 429
+        # at a table past its wrong codes, another stranger has one try, then waits
+        assert claim("203.0.113.2", "WRONG99999").status_code == 400
+        assert claim("203.0.113.2", "WRONG99998").status_code == 429
+        # and the seat's player on a new phone, who never guessed wrong, takes the seat back
+        taken = claim("198.51.100.7", code)
+        assert taken.status_code == 200, taken.text
+        assert taken.json()["seat"] == t["seat"]
 
 
 def test_a_spectator_cannot_speak_as_a_seated_player(client: TestClient) -> None:

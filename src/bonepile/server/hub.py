@@ -154,6 +154,8 @@ class Hub:
         self._claims_by_client = counter(
             "claims-client", limits.claims_per_client, limits.claims_window
         )
+        # whether a browser or address has guessed wrong at a table (keyed by both)
+        self._claims_here = counter("claims-here", 1, limits.claims_window)
         self.analyses = AnalysisPlaces(self.limits, clock)
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -451,13 +453,22 @@ class Hub:
         return (int(got[0]), str(got[1]))
 
     async def claim(self, table_id: str, owner: str, code: str, address: str) -> tuple[int, str]:
-        """Take a seat back with its claim code. Wrong codes are counted per table and per
-        client: past :class:`Limits`, the table refuses claims for a while. Every connection
-        of the seat's old token is made a spectator at once."""
+        """Take a seat back with its claim code. Wrong codes are counted per browser and per
+        address (their own limit, across tables) and per table: past the table's limit, the
+        browsers and addresses that guessed wrong there are refused for a while, and the others
+        may still try, so that a stranger guessing cannot keep the seat's player from their
+        seat. Every connection of the seat's old token is made a spectator at once."""
         table = await self.load(table_id)
         now = self.now()
-        keys = ((self._claims_by_table, table_id), (self._claims_by_client, owner))
-        for limiter, key in (*keys, (self._claims_by_client, address)):
+        guesser = ((self._claims_by_client, owner), (self._claims_by_client, address))
+        here = (
+            (self._claims_here, f"{table_id} {owner}"),
+            (self._claims_here, f"{table_id} {address}"),
+        )
+        checks = list(guesser)
+        if await self._claims_by_table.check(table_id, now) is not None:
+            checks += here  # the table has taken its wrong codes: none more from those
+        for limiter, key in checks:
             wait = await limiter.check(key, now)
             if wait is not None:
                 raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
@@ -467,7 +478,7 @@ class Hub:
             )
         except RoomError as e:
             if e.code == "claim":
-                for limiter, key in (*keys, (self._claims_by_client, address)):
+                for limiter, key in (*guesser, *here, (self._claims_by_table, table_id)):
                     await limiter.hit(key, now)
             raise
         return (int(got[0]), str(got[1]))

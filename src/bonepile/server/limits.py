@@ -45,7 +45,9 @@ class Limits:
     max_tables: int = 3000
     """Tables kept in play at once: past it, new tables wait (503) until some end."""
     claims_per_table: int = 10
-    """Wrong claim codes a table takes in :attr:`claims_window` before it refuses more."""
+    """Wrong claim codes a table takes in :attr:`claims_window` before it refuses more from
+    whoever has guessed wrong there (a browser or address that has not, such as the seat's
+    player on a new phone, may still try: a stranger cannot lock a seat)."""
     claims_per_client: int = 20
     """Wrong claim codes one browser or address may try in :attr:`claims_window`."""
     claims_window: float = 600.0
