@@ -8,6 +8,7 @@ where it was.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -614,3 +615,47 @@ def test_the_origin_rule() -> None:
     assert not same_origin("https://example.com.evil.example", "example.com")
     assert not same_origin("null", "example.com")
     assert not same_origin("https://example.com", None)
+
+
+def test_a_crowd_of_spectators_is_told_its_size_once_not_once_a_spectator(tmp_path: Path) -> None:
+    """200 spectators arriving at once cost each socket a message or two, not 200 (the news of
+    each arrival sent to every socket is work quadratic in the crowd); the count shown is
+    right within PRESENCE_EVERY, and a seated player's arrival is shown at once."""
+    from bonepile.server.hub import PRESENCE_EVERY
+
+    async def run() -> None:
+        hub = Hub(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), ThreadPoolExecutor(2), bot_pace=0.0)
+        await hub.start()
+        try:
+            table_id, _, token = await hub.create(
+                "block", ["me", "open"], {}, False, None, "ann", "Ann"
+            )
+            got: list[list[dict[str, Any]]] = [[] for _ in range(200)]
+            conns = []
+            for inbox in got:
+
+                async def send(msg: dict[str, Any], inbox: list[dict[str, Any]] = inbox) -> None:
+                    inbox.append(msg)
+
+                conns.append(await hub.connect(table_id, None, send, 40))
+            await asyncio.sleep(3 * PRESENCE_EVERY)
+            first = got[0]
+            assert len(first) <= 3, [m.get("watchers") for m in first]
+            assert first[-1]["watchers"] == 200 and got[-1][-1]["watchers"] == 200
+            for conn in conns[100:]:
+                await hub.disconnect(table_id, conn)
+            await asyncio.sleep(3 * PRESENCE_EVERY)
+            assert len(first) <= 5 and first[-1]["watchers"] == 100
+            # the seated player's arrival reaches the spectators at once
+            before = len(first)
+            player: list[dict[str, Any]] = []
+
+            async def to_player(msg: dict[str, Any]) -> None:
+                player.append(msg)
+
+            await hub.connect(table_id, token, to_player, 40)
+            assert len(first) == before + 1 and player[-1]["you"] == 0
+        finally:
+            await hub.stop()
+
+    asyncio.run(run())

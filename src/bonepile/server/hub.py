@@ -94,6 +94,10 @@ WRITE_BUDGET = 20.0
 """Seconds a write may take before the database counts as unavailable."""
 HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeats of this process in the database."""
+PRESENCE_EVERY = 1.0
+"""Seconds within which a table's people learn that a spectator came or went: the news of a
+crowd arriving goes out once, not once a spectator to every socket (work quadratic in the
+crowd). A seated player's coming and going is shown at once."""
 EVICT_AFTER = 60.0
 """Seconds a finished or closed table nobody looks at stays in memory."""
 
@@ -644,12 +648,16 @@ class Hub:
             table.idle_since = self.now()
             if not table.site.owned:
                 await self._send(table, conn)
+            elif seat is None:
+                # the newcomer gets the table; the others, how many watch, soon
+                await self._send(table, conn)
+                self._presence_soon(table)
+                self._schedule_bot(table)  # a table of bots plays while someone watches
             else:
-                if seat is not None:
-                    room.connected(seat, self.now())
-                # the newcomer gets the table, the others who is here and how many watch
+                room.connected(seat, self.now())
+                # the newcomer gets the table, the others that the player is here
                 await self._send_all(table)
-                if seat is not None and room.seats[seat].away_bot:
+                if room.seats[seat].away_bot:
                     with contextlib.suppress(StorageDown):  # the clock task tries again
                         await self._change(table, lambda r, now: r.hand_back(seat, now))
                 self._relist(table)
@@ -670,10 +678,12 @@ class Hub:
                     table.idle_since = self.now()
                 if not table.site.owned:
                     return
-                if conn.seat is not None:
-                    table.room.disconnected(conn.seat, self.now())
+                if conn.seat is None:  # the others learn how many watch, soon
+                    self._presence_soon(table)
+                    return
+                table.room.disconnected(conn.seat, self.now())
                 self._relist(table)
-                # the others see who is here and how many watch
+                # the others see who is here
                 await self._send_all(table)
 
         await unbroken(run())
@@ -774,8 +784,29 @@ class Hub:
         return demoted
 
     async def _send_all(self, table: Table) -> None:
+        table.presence_due = False  # the count goes out with this state
         for conn in list(table.conns):
             await self._send(table, conn)
+
+    def _presence_soon(self, table: Table) -> None:
+        """Send everyone at the table the watcher count (and relist it) within
+        :data:`PRESENCE_EVERY` seconds, once for all the spectators who came or went
+        meanwhile; a state sent before then carries it already."""
+        if table.presence_due:
+            return
+        table.presence_due = True
+
+        async def tell() -> None:
+            await asyncio.sleep(PRESENCE_EVERY)
+            async with table.lock:
+                if not table.presence_due or self.tables.get(table.room.id) is not table:
+                    return
+                self._relist(table)
+                if table.site.owned:
+                    await self._send_all(table)
+                table.presence_due = False
+
+        self._spawn(tell())
 
     async def _resend_all(self, table: Table) -> None:
         async with table.lock:

@@ -80,6 +80,9 @@ class Table:
     scenes: dict[tuple[int, int, int | None], dict[str, Any]] = field(default_factory=dict)
     site: SiteTable = field(default_factory=SiteTable)
     """Whether this process decides the table (always, for a server alone on its database)."""
+    presence_due: bool = False
+    """A watcher came or went and the others have not been sent the new count yet (it goes
+    out with the next state, or on its own within :data:`~bonepile.server.hub.PRESENCE_EVERY`)."""
 
     def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
         """The table's scene for a screen ``width`` by ``height``, worked out once per version
