@@ -4,8 +4,14 @@
 import { uid } from "./dom.js";
 import { applyPatch } from "./patch.js";
 
-const PING_EVERY = 20000;
-const SILENCE_LIMIT = 45000;
+// A live server answers every ping at once: a socket silent for SILENCE_LIMIT has a dead or
+// frozen server behind it, and is dropped for a new one (which a site's proxy may send to
+// another of its processes); the player sees "offline" meanwhile. A socket that does not open
+// within OPEN_LIMIT is given up the same way (a frozen process still accepts connections).
+const PING_EVERY = 2500;
+const SILENCE_LIMIT = 7000;
+const OPEN_LIMIT = 6000;
+const WATCH_EVERY = 1000;
 const STORAGE_RETRY = 3000; // while the server cannot save moves, a waiting move is sent again this often
 
 export class TableSocket {
@@ -28,8 +34,10 @@ export class TableSocket {
     this.attempt = 0;
     this.stopped = false;
     this.timer = 0;
-    this.pingTimer = 0;
+    this.pingTimer = 0; // the watchdog: pings, and drops a silent socket
+    this.openTimer = 0;
     this.lastHeard = 0;
+    this.lastPing = 0;
     this.onOnline = () => this.reconnectNow();
     window.addEventListener("online", this.onOnline);
   }
@@ -60,14 +68,20 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    clearTimeout(this.openTimer);
+    this.openTimer = setTimeout(() => {
+      if (ws === this.ws && ws.readyState !== WebSocket.OPEN) this._lost();
+    }, OPEN_LIMIT);
     ws.onopen = () => {
       if (ws !== this.ws) return;
+      clearTimeout(this.openTimer);
       this.lastHeard = Date.now();
+      this.lastPing = this.lastHeard;
       this.doc = null;
       this._send({ type: "hello", token: this.token, since: this.v, width: this.width, height: this.height, patches: true });
       for (const move of this.pending.values()) this._send({ type: "move", ...move });
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this._ping(), PING_EVERY);
+      this.pingTimer = setInterval(() => this._watch(), WATCH_EVERY);
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;
@@ -83,6 +97,7 @@ export class TableSocket {
     ws.onclose = (event) => {
       if (ws !== this.ws) return;
       clearInterval(this.pingTimer);
+      clearTimeout(this.openTimer);
       this.ws = null;
       if (this.stopped) return;
       if (event.code === 4000 && this.fatal) {
@@ -174,12 +189,37 @@ export class TableSocket {
     }
   }
 
-  _ping() {
-    if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
-      this.reconnectNow();
+  _watch() {
+    const now = Date.now();
+    if (now - this.lastHeard > SILENCE_LIMIT) {
+      this._lost();
       return;
     }
-    this._send({ type: "ping" });
+    if (now - this.lastPing >= PING_EVERY) {
+      this.lastPing = now;
+      this._send({ type: "ping" });
+    }
+  }
+
+  /** The server stopped answering: drop its socket, say so, and connect again soon. */
+  _lost() {
+    this._drop();
+    this.attempt = 0;
+    this._retry();
+  }
+
+  /** Let the socket go without hearing from it again. */
+  _drop() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.openTimer);
+    const old = this.ws;
+    this.ws = null;
+    if (old) {
+      old.onopen = null;
+      old.onclose = null;
+      old.onmessage = null;
+      try { old.close(); } catch (_) { /* closed */ }
+    }
   }
 
   /** True while the socket is open. */
@@ -213,14 +253,7 @@ export class TableSocket {
     if (token !== undefined) this.token = token;
     this.attempt = 0;
     this.fatal = null;
-    const old = this.ws;
-    this.ws = null;
-    if (old) {
-      old.onclose = null;
-      old.onmessage = null;
-      try { old.close(); } catch (_) { /* closed */ }
-    }
-    clearInterval(this.pingTimer);
+    this._drop();
     this._open();
   }
 
@@ -229,6 +262,7 @@ export class TableSocket {
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    clearTimeout(this.openTimer);
     window.removeEventListener("online", this.onOnline);
     if (this.ws) {
       const ws = this.ws;
