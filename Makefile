@@ -91,7 +91,7 @@ test-pure:
 
 # the compiled build's output goes to a log, shown if the build fails
 test-compiled-build:
-	@+$(call phase,compiled build, beside the pure phases,compiled-build-quietly)
+	@+$(call phase,compiled build (beside the pure phases),compiled-build-quietly)
 
 compiled-build-quietly:
 	@$(MAKE) --no-print-directory $(CSTAMP) > $(CLOG) 2>&1 || { cat $(CLOG); exit 1; }

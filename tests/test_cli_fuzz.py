@@ -316,7 +316,9 @@ def execute(c: Case, paths: dict[str, str]) -> Outcome:
     return Outcome(p.returncode, p.stdout or b"", p.stderr)
 
 
-@pytest.fixture(scope="module")
+# once a session: in a parallel run the cases' tests (one xdist group, so one worker) may come
+# between other modules' tests, and a module fixture would run every case again each time
+@pytest.fixture(scope="session")
 def outcomes(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Outcome]:
