@@ -23,7 +23,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # pytest-xdist workers a pass (`make test WORKERS=1` runs each pass in one process)
 WORKERS ?= 2
-XDIST := -n $(WORKERS) --dist loadgroup
+XDIST := -n $(WORKERS)
 # each pass ends with its slowest tests, so a newly slow one shows in every log
 DURATIONS := --durations=15
 TIMES := .test-times
