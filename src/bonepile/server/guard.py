@@ -55,10 +55,10 @@ _HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
 
 
-def _authority(value: str, scheme: str | None = None) -> str:
+def _authority(value: str, scheme: str) -> str:
     """``host[:port]`` in lower case, without the scheme's default port."""
     value = value.strip().lower()
-    if scheme is not None and value.endswith(":" + _DEFAULT_PORTS.get(scheme, "-")):
+    if value.endswith(":" + _DEFAULT_PORTS.get(scheme, "-")):
         value = value.rsplit(":", 1)[0]
     return value
 

@@ -784,7 +784,9 @@ class Hub:
         return demoted
 
     async def _send_all(self, table: Table) -> None:
-        table.presence_due = False  # the count goes out with this state
+        if table.presence_due:  # the count goes out with this state, and to the lobby
+            table.presence_due = False
+            self._relist(table)
         for conn in list(table.conns):
             await self._send(table, conn)
 
@@ -801,10 +803,7 @@ class Hub:
             async with table.lock:
                 if not table.presence_due or self.tables.get(table.room.id) is not table:
                     return
-                self._relist(table)
-                if table.site.owned:
-                    await self._send_all(table)
-                table.presence_due = False
+                await self._send_all(table)
 
         self._spawn(tell())
 
