@@ -82,9 +82,13 @@ class TcpProxy:
 
 
 def _reset(s: socket.socket) -> None:
-    """Close ``s`` with a reset (the peer sees the connection broken, not ended)."""
+    """Close ``s`` with a reset (the peer sees the connection broken, not ended), at once:
+    a socket that another thread waits on closes only when that wait ends (an idle connection
+    would never be cut), so it is shut down first, which ends the wait."""
     with contextlib.suppress(OSError):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    with contextlib.suppress(OSError):
+        s.shutdown(socket.SHUT_RDWR)
     with contextlib.suppress(OSError):
         s.close()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -347,3 +348,103 @@ def test_sockets_opened_and_closed_write_no_line_each(data: Path) -> None:
         served.stop()
     assert after.startswith(before)
     assert after[len(before) :].strip() == "", after[len(before) :][:2000]
+
+
+def _lock_free(url: str) -> None:
+    """Wait until nobody holds the database at ``url`` (PostgreSQL noticed a cut)."""
+    from bonepile.server.exclusive import DatabaseInUse, hold_database
+
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            hold_database(url, "db").release()
+            return
+        except DatabaseInUse:
+            assert time.monotonic() < deadline, "the cut server's lock was never let go"
+            time.sleep(0.2)
+
+
+def test_a_server_cut_off_while_another_took_its_database_stops_by_itself(tmp_path: Path) -> None:
+    """A network cut lets the lock of a server alone go; a second server then starts on the
+    database. When the first can reach it again, it finds it taken and stops, saying why (its
+    writes were fenced all along), and the second serves the tables: the site never splits."""
+    from tcp_proxy import TcpProxy
+
+    with _schemas(1) as (url,):
+        proxy = TcpProxy(("127.0.0.1", 5432))
+        proxied = url.replace(":5432/", f":{proxy.port}/")
+        first = Served(tmp_path / "a", args=("--database", proxied))
+        second: Served | None = None
+        try:
+            status, table = first.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})
+            assert status == 200
+            proxy.cut()
+            _lock_free(url)
+            second = Served(tmp_path / "b", args=("--database", url))
+            proxy.restore()
+            assert first.proc.wait(WAIT) != 0
+            said = first.output()
+            assert "Traceback" not in said, said
+            stopped = said.strip().splitlines()[-1]
+            assert re.search(rf"pid {second.proc.pid} .*took .* over", stopped), said
+            assert stopped.endswith("this server stopped"), said
+            assert _get_status(f"{second.base}/api/tables/{table['id']}") == 200
+            assert second.proc.poll() is None
+        finally:
+            first.stop()
+            if second is not None:
+                second.stop()
+            proxy.close()
+
+
+def test_a_server_takes_its_database_again_after_a_blip(tmp_path: Path) -> None:
+    """A cut that ends before anyone else starts: the server takes its lock again by itself,
+    serves on, and a second server started afterwards is refused."""
+    from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from tcp_proxy import TcpProxy
+
+    with _schemas(1) as (url,):
+        proxy = TcpProxy(("127.0.0.1", 5432))
+        proxied = url.replace(":5432/", f":{proxy.port}/")
+        first = Served(tmp_path / "a", args=("--database", proxied))
+        try:
+            proxy.cut()
+            _lock_free(url)
+            proxy.restore()
+            deadline = time.monotonic() + WAIT
+            while True:
+                try:
+                    hold_database(url, "db").release()
+                except DatabaseInUse as e:
+                    assert f"pid {first.proc.pid}" in str(e)
+                    break
+                assert time.monotonic() < deadline, "the server never took its lock again"
+                time.sleep(0.2)
+            body = {"game": "block", "seats": ["me", "greedy"]}
+            assert first.post("/api/tables", body)[0] == 200
+            assert first.proc.poll() is None
+        finally:
+            first.stop()
+            proxy.close()
+
+
+def test_a_sqlite_server_whose_file_lock_lapsed_stops_when_another_starts(data: Path) -> None:
+    """A file lock on a network disk can lapse (here: its file is removed, so a second server
+    locks a new one). The second raises the serving epoch as it starts; the first sees it within
+    seconds and stops, saying why, and the second serves the first's tables."""
+    first = Served(data)
+    second: Served | None = None
+    try:
+        status, table = first.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})
+        assert status == 200
+        (data / "bonepile.db.serving").unlink()
+        second = Served(data)
+        assert first.proc.wait(WAIT) != 0
+        said = first.output()
+        assert "Traceback" not in said, said
+        assert re.search(rf"pid {second.proc.pid} .*took .* over", said.strip().splitlines()[-1])
+        assert _get_status(f"{second.base}/api/tables/{table['id']}") == 200
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()

@@ -293,3 +293,62 @@ def test_a_starting_process_forgets_the_long_dead_ones(make_store) -> None:  # t
     with store.engine.connect() as conn:
         left = {r[0] for r in conn.execute(text("SELECT id FROM processes"))}
     assert left == {"old-owner", "recent", "new"}
+
+
+def test_a_server_whose_database_was_taken_over_stores_nothing_more(make_store) -> None:  # type: ignore[no-untyped-def]
+    """A server alone raises the serving epoch as it starts; one whose hold lapsed while a
+    second started (a network cut, a database restart) has every later write refused, whole,
+    while the second's writes go on: two servers never both write."""
+    from bonepile.server.store import DatabaseTaken
+
+    first, second = make_store(), make_store()
+    mine = first.take_over("solo", "pid 1 on a", 1.0)
+    first.create_table("t1", {"game": "block"}, 1.0)
+    first.append("t1", [(1, {"type": "move"})], 2.0)
+    assert second.take_over("solo", "pid 2 on b", 3.0) == mine + 1
+    assert second.serving() == (mine + 1, "pid 2 on b")
+    move = first.changes("t1", [(2, {"type": "move", "by": "first"})], 4.0)
+    fresh = first.new_table("t2", {"game": "draw"}, 4.0)
+    beat = first.heartbeat("p1", "a", 1, 1.0, 4.0)
+    errors = first.batch([move, fresh, beat])
+    assert all(isinstance(e, DatabaseTaken) for e in errors), errors
+    assert "pid 2 on b" in str(errors[0])
+    stored = second.table("t1")
+    assert stored is not None and [v for v, _ in stored.entries] == [1]
+    assert second.table("t2") is None
+    second.append("t1", [(2, {"type": "move", "by": "second"})], 5.0)
+    with pytest.raises(DatabaseTaken):
+        first.append("t1", [(3, {"type": "move"})], 6.0)
+    assert [e for _, e in second.entries_since("t1", 0)][-1] == {"type": "move", "by": "second"}
+
+
+def test_the_processes_of_a_site_share_an_epoch_that_a_server_alone_ends(make_store) -> None:  # type: ignore[no-untyped-def]
+    """Processes joining a site keep its epoch (each goes on writing); a server alone that
+    starts on the database while the site's hold lapsed fences every one of them off, and a
+    site that starts after it fences it off in turn."""
+    from bonepile.server.store import DatabaseTaken
+
+    one, two, alone, again = make_store(), make_store(), make_store(), make_store()
+    epoch = one.take_over("site", "one", 1.0)
+    assert two.take_over("site", "two", 1.0) == epoch
+    one.create_table("t1", {"game": "block"}, 1.0)
+    two.create_table("t2", {"game": "block"}, 1.0)
+    assert alone.take_over("solo", "alone", 2.0) == epoch + 1
+    for process in (one, two):
+        with pytest.raises(DatabaseTaken, match="alone"):
+            process.append("t1", [(1, {"type": "move"})], 3.0)
+    alone.append("t1", [(1, {"type": "move"})], 3.0)
+    assert again.take_over("site", "again", 4.0) == epoch + 2
+    with pytest.raises(DatabaseTaken, match="again"):
+        alone.append("t1", [(2, {"type": "move"})], 5.0)
+    again.append("t1", [(2, {"type": "move"})], 5.0)
+    assert [v for v, _ in again.entries_since("t1", 0)] == [1, 2]
+
+
+def test_a_store_that_serves_nothing_checks_no_epoch(make_store) -> None:  # type: ignore[no-untyped-def]
+    """Tools that open the database without serving it (and the tests' own stores) write
+    whatever the epoch: only a serving process is fenced."""
+    tool, server = make_store(), make_store()
+    server.take_over("solo", "server", 1.0)
+    tool.create_table("t1", {"game": "block"}, 2.0)
+    assert tool.epoch is None and server.table("t1") is not None

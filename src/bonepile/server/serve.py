@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import secrets
 import socket
@@ -12,6 +13,8 @@ from typing import Any
 
 from bonepile.errors import BonepileError
 from bonepile.server.store import safe_url
+
+log = logging.getLogger("bonepile.server")
 
 
 class ServeError(BonepileError):
@@ -85,7 +88,7 @@ def serve(
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
-        from bonepile.server.exclusive import hold_database
+        from bonepile.server.exclusive import Watch, hold_database
         from bonepile.server.leases import site_identity
         from bonepile.server.limits import changed_limits
         from bonepile.server.slowclients import quiet_connections, uvicorn_options
@@ -128,6 +131,10 @@ def serve(
         raise ServeError(str(e)) from None
     # open the database before serving: a bad URL or an unreachable server is one clear error
     store = Store(url, faults=Faults.from_environment())
+    # from now on every write checks that no other server took the database over
+    store.take_over(
+        "site" if redis else "solo", f"pid {os.getpid()} on {socket.gethostname()}", time.time()
+    )
     site_key = None
     if redis:
         # every process of a site signs cookies and derives seat tokens with the same key
@@ -167,11 +174,23 @@ def serve(
         ws_per_message_deflate=False,
     )
     quiet_connections()  # after Config, which sets uvicorn's logging up
-    if listen_fd is None:
-        uvicorn.Server(config).run()
-    else:  # a supervisor's worker: the port is bound once, by the supervisor
-        uvicorn.Server(config).run(sockets=[socket.socket(fileno=listen_fd)])
-    held.release()
+    server = uvicorn.Server(config)
+
+    def lost(reason: str) -> None:  # fail-stop: this process no longer serves the database
+        log.error("%s: stopping", reason)
+        server.should_exit = True
+
+    watch = Watch(held, store, lost).start()
+    try:
+        if listen_fd is None:
+            server.run()
+        else:  # a supervisor's worker: the port is bound once, by the supervisor
+            server.run(sockets=[socket.socket(fileno=listen_fd)])
+    finally:
+        watch.stop()
+        held.release()
+    if watch.lost is not None:
+        raise ServeError(f"{watch.lost}: this server stopped")
 
 
 def address(host: str, port: int) -> str:

@@ -116,6 +116,17 @@ site_t = Table(
     Column("created", Float, nullable=False),
 )
 
+serving_t = Table(
+    "serving",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("mode", String(8), nullable=False),
+    Column("holder", String(255), nullable=False),
+    Column("since", Float, nullable=False),
+)
+"""One row: the epoch the serving processes write under (see :meth:`Store.take_over`)."""
+
 
 STORAGE_DOWN = "the server cannot save moves right now; your move will be sent again"
 """What players are told while the database refuses writes."""
@@ -146,6 +157,14 @@ class LeaseLost(BonepileError):
     write was stored."""
 
     code = "moved"
+
+
+class DatabaseTaken(BonepileError):
+    """A write fenced off: another server took the database over since this process started
+    serving it (its hold lapsed meanwhile). Nothing of the write was stored; the process must
+    stop serving, since its tables are no longer the database's."""
+
+    code = "taken"
 
 
 @dataclass(frozen=True)
@@ -272,6 +291,8 @@ class Store:
         self.url = engine_url(url)
         self.schema = schema
         self.faults = faults
+        self.epoch: int | None = None
+        """The serving epoch every write checks (set by :meth:`take_over`), or ``None``."""
         try:
             self.engine = self._engine()
             self._migrate()
@@ -361,6 +382,31 @@ class Store:
                     statement, None, sqlite3.OperationalError("database or disk is full")
                 )
 
+    # ------------------------------------------------------------------ serving
+    def take_over(self, mode: str, holder: str, now: float) -> int:
+        """Serve the database from this process from now on: ``mode`` ``solo`` (a server
+        alone) raises the serving epoch, as does ``site`` (a process of a site) unless a site
+        serves it already; ``holder`` names the process. Every later write of this store
+        checks that the epoch is still the one returned, and stores nothing (raising
+        :class:`DatabaseTaken`) once another server raised it: a process that lost its hold
+        on the database and missed another starting can never write beside it."""
+        with self.engine.begin() as conn:
+            sql = PlainSql(conn)
+            sql.many(
+                "UPDATE serving SET epoch = CASE WHEN mode = 'site' AND ? = 'site' THEN epoch"
+                " ELSE epoch + 1 END, mode = ?, holder = ?, since = ? WHERE id = 1",
+                [(mode, mode, holder[:255], now)],
+            )
+            epoch = int(sql.one("SELECT epoch FROM serving WHERE id = 1", [])[0][0])
+        self.epoch = epoch
+        return epoch
+
+    def serving(self) -> tuple[int, str]:
+        """The serving epoch and the process that raised it last."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(serving_t.c.epoch, serving_t.c.holder)).one()
+        return int(row.epoch), str(row.holder)
+
     # ------------------------------------------------------------------ writing
     def heartbeat(
         self, process_id: str, host: str, pid: int, started: float, now: float
@@ -406,10 +452,14 @@ class Store:
         """Store ``writes`` in one transaction with a few statements for all of them, so that
         many moves cost one commit; returns each write's error, or ``None`` once it is stored.
         A write refused by :class:`VersionConflict` stores nothing and leaves the others be; if
-        the database fails the transaction, each write is tried again on its own."""
+        the database fails the transaction, each write is tried again on its own. Once another
+        server took the database over (:meth:`take_over`), each error is
+        :class:`DatabaseTaken`."""
         try:
             with self.engine.begin() as conn:
-                return _store(conn, writes)
+                return _store(conn, writes, self.epoch)
+        except DatabaseTaken as e:  # none of them is stored, nor ever will be
+            return [e] * len(writes)
         except IntegrityError as e:
             if len(writes) == 1:  # a row stored already: the journal moved on without us
                 return [VersionConflict(f"a row is stored already: {_reason(e)}")]
@@ -519,14 +569,20 @@ class Store:
         self.engine.dispose()
 
 
-def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
-    """Store ``writes`` on ``conn`` (in its transaction); each one's error or ``None``.
+def _store(
+    conn: Connection, writes: Sequence[Write], epoch: int | None = None
+) -> list[Exception | None]:
+    """Store ``writes`` on ``conn`` (in its transaction); each one's error or ``None``. With
+    ``epoch``, first check that the database is still served at that epoch (else raise
+    :class:`DatabaseTaken`, storing nothing).
 
     Every move passes here, so the statements go to the driver as written (the same plain SQL
     on SQLite and PostgreSQL, in the driver's parameter style): building them with SQLAlchemy's
     expression language cost several times the database's own work, on the thread that shares
     the interpreter with the event loop."""
     sql = PlainSql(conn)
+    if epoch is not None:
+        _check_serving(sql, epoch)
     out: list[Exception | None] = [None] * len(writes)
     tables = [w for w in writes if isinstance(w, NewTable)]
     if tables:
@@ -611,6 +667,27 @@ def _store(conn: Connection, writes: Sequence[Write]) -> list[Exception | None]:
     if moved:
         sql.many("UPDATE tables SET updated = ?, status = ? WHERE id = ?", moved)
     return out
+
+
+def _check_serving(sql: PlainSql, epoch: int) -> None:
+    """Raise :class:`DatabaseTaken` unless the database is served at ``epoch``, before the
+    transaction writes anything. On PostgreSQL the row is locked (shared) until the
+    transaction ends, so that a server taking the database over waits for this write to commit
+    and then loads it. SQLite runs one writer at a time, and the check is a write (the
+    transaction takes the database's write lock with it), so no takeover commits between the
+    check and the commit."""
+    if sql.dialect == "sqlite":
+        if sql.count("UPDATE serving SET epoch = epoch WHERE id = 1 AND epoch = ?", [epoch]):
+            return
+    else:
+        found = sql.one("SELECT epoch FROM serving WHERE id = 1 FOR SHARE", [])
+        if found and int(found[0][0]) == epoch:
+            return
+    rows = sql.one("SELECT holder FROM serving WHERE id = 1", [])
+    holder = str(rows[0][0]) if rows and rows[0][0] else "another server"
+    raise DatabaseTaken(
+        f"another bonepile serve ({holder}) took the database over: this one stops serving it"
+    )
 
 
 def _held(sql: PlainSql, writes: Sequence[Changes]) -> dict[str, set[tuple[str, int]]]:
@@ -730,6 +807,7 @@ __all__ = [
     "PROCESS_KEPT",
     "STORAGE_DOWN",
     "Changes",
+    "DatabaseTaken",
     "Faults",
     "Heartbeat",
     "LeaseLost",
