@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,51 @@ def test_a_frozen_server_is_noticed_within_seconds_and_the_page_comes_back(
         frozen = False
         page.wait_for_selector(".conn[data-state=online]", timeout=PATIENCE)
         page.wait_for_selector(".hand-tile", timeout=PATIENCE)  # the table is back, whole
+        assert errors == []
+    finally:
+        if frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(served.proc.pid, signal.SIGCONT)
+        context.close()
+        served.stop()
+
+
+@pytest.mark.browser
+def test_the_lobby_drops_a_frozen_server_s_socket_and_lists_again_after(
+    browser: Any,  # noqa: F811 - the fixture
+    tmp_path: Path,
+) -> None:
+    """The lobby's socket keeps the same watch as a table's: silent for seconds, it is given
+    up for a new one (which a site's proxy may send to another process); once the server
+    answers, tables made meanwhile are listed without a reload."""
+    served = Served(tmp_path / "data")
+    context = browser.new_context(viewport=DESKTOP)
+    frozen = False
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        opened: list[float] = []
+        page.on(
+            "websocket",
+            lambda ws: opened.append(time.monotonic()) if ws.url.endswith("/ws/lobby") else None,
+        )
+        page.goto(served.base + "/")
+        page.wait_for_function("() => document.querySelector('#lobby, .lobby') !== null")
+        page.wait_for_timeout(3000)  # a ping or two answered: the socket is live
+        assert len(opened) == 1, opened
+        os.kill(served.proc.pid, signal.SIGSTOP)
+        frozen, since = True, time.monotonic()
+        deadline = since + PATIENCE / 1000
+        while len(opened) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        assert len(opened) >= 2, "the lobby kept its silent socket"
+        assert opened[1] - since < 12, f"a new socket after {opened[1] - since:.1f} s"
+        os.kill(served.proc.pid, signal.SIGCONT)
+        frozen = False
+        body = {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
+        made = new_table_via_api(page, served.base, body)
+        page.wait_for_selector(f".lobby-row[data-table='{made['id']}']", timeout=PATIENCE)
         assert errors == []
     finally:
         if frozen:

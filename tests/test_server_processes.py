@@ -350,6 +350,23 @@ def test_sockets_opened_and_closed_write_no_line_each(data: Path) -> None:
     assert after[len(before) :].strip() == "", after[len(before) :][:2000]
 
 
+def _play_a_move(served: Served, table: dict[str, Any]) -> str:
+    """Play the creator's first move at ``table`` through ``served``, once acknowledged; the
+    move played."""
+    url = f"ws://127.0.0.1:{served.port}/ws/table/{table['id']}"
+    with connect(url, open_timeout=WAIT) as ws:
+        ws.send(json.dumps({"type": "hello", "token": table["token"], "since": -1, "width": 40}))
+        while True:
+            msg = json.loads(ws.recv(timeout=WAIT))
+            if msg["type"] == "state" and msg["view"]["legal"]:
+                break
+        action = msg["view"]["legal"][0]
+        ws.send(json.dumps({"type": "move", "id": "m1", "v": msg["v"], "action": action}))
+        while (reply := json.loads(ws.recv(timeout=WAIT)))["type"] != "ack":
+            assert reply["type"] == "state", reply
+    return str(action)
+
+
 def _lock_free(url: str) -> None:
     """Wait until nobody holds the database at ``url`` (PostgreSQL noticed a cut)."""
     from bonepile.server.exclusive import DatabaseInUse, hold_database
@@ -378,6 +395,7 @@ def test_a_server_cut_off_while_another_took_its_database_stops_by_itself(tmp_pa
         try:
             status, table = first.post("/api/tables", {"game": "block", "seats": ["me", "greedy"]})
             assert status == 200
+            acknowledged = _play_a_move(first, table)
             proxy.cut()
             _lock_free(url)
             second = Served(tmp_path / "b", args=("--database", url))
@@ -390,6 +408,16 @@ def test_a_server_cut_off_while_another_took_its_database_stops_by_itself(tmp_pa
             assert stopped.endswith("this server stopped"), said
             assert _get_status(f"{second.base}/api/tables/{table['id']}") == 200
             assert second.proc.poll() is None
+            from bonepile.server.store import Store
+
+            store = Store(url)
+            try:
+                stored = store.table(table["id"])
+            finally:
+                store.close()
+            assert stored is not None
+            moves = [e.get("action") for _, e in stored.entries if e.get("type") == "move"]
+            assert acknowledged in moves, moves
         finally:
             first.stop()
             if second is not None:

@@ -220,3 +220,40 @@ def test_the_other_player_reads_away_only_while_not_connected(server: str) -> No
         assert name_of_seat_1(False) == "webby (away)"
     finally:
         remote.close()
+
+
+def test_a_frozen_server_is_noticed_within_seconds_and_play_resumes(tmp_path: Path) -> None:
+    """A server that stops answering (a SIGSTOP, a stalled machine) keeps its sockets open:
+    the terminal's pings go unanswered, and within seconds the player reads that the
+    connection was lost; once the server answers again, the table comes back by itself."""
+    import os
+    import signal
+
+    from test_server_processes import Served
+
+    served = Served(tmp_path / "data")
+    frozen = False
+    try:
+        remote = RemoteTable.connect(_table(served.base, "block", ["open", "greedy"]))
+        try:
+            time.sleep(3)  # a ping or two answered: the connection is live
+            assert remote.note == ""
+            os.kill(served.proc.pid, signal.SIGSTOP)
+            frozen, since = True, time.monotonic()
+            while not remote.note.startswith("connection lost") and time.monotonic() < since + 60:
+                time.sleep(0.1)
+            noticed = time.monotonic() - since
+            assert remote.note.startswith("connection lost"), remote.note
+            assert noticed < 12, f"the terminal saw the server frozen after {noticed:.1f} s"
+            os.kill(served.proc.pid, signal.SIGCONT)
+            frozen, since = False, time.monotonic()
+            while (remote.note or remote.ws is None) and time.monotonic() < since + 60:
+                time.sleep(0.1)
+            assert remote.note == "" and remote.ws is not None, remote.note
+            assert remote.view().legal  # its turn, on the table as it was
+        finally:
+            remote.close()
+    finally:
+        if frozen:
+            os.kill(served.proc.pid, signal.SIGCONT)
+        served.stop()

@@ -112,6 +112,17 @@ def seat_key(secret: str) -> bytes:
     return hashlib.blake2b(secret.encode(), key=b"bonepile-seat-tokens", digest_size=32).digest()
 
 
+def _is_ping(text: str | None) -> bool:
+    """Whether a lobby socket's message is a ping (a short JSON object of type ``ping``)."""
+    if not text or len(text) > 64:
+        return False
+    try:
+        msg = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(msg, dict) and msg.get("type") == "ping"
+
+
 def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     """The ASGI app. ``hub`` may be given (tests); by default one is made on the database."""
 
@@ -352,10 +363,12 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         hub.lobby.watchers.add(send)
         try:
             await send({"type": "lobby", "tables": hub.lobby.tables()})
-            while True:  # nothing to hear: whatever comes is dropped
+            while True:  # nothing to hear but pings (the page's watchdog): the rest is dropped
                 got = await ws.receive()
                 if got["type"] == "websocket.disconnect":
                     break
+                if _is_ping(got.get("text")):
+                    await send({"type": "pong"})
         except WebSocketDisconnect:
             pass
         finally:

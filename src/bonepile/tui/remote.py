@@ -30,6 +30,13 @@ from bonepile.view import View
 
 RETRY = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Seconds to wait before each new try to reconnect (the last repeats)."""
+PING_EVERY = 2.5
+"""Seconds between two pings of the server (a live one answers at once)."""
+PING_LIMIT = 4.5
+OPEN_LIMIT = 6.0
+"""Seconds an unanswered ping, or a connection that does not open, is given: then the server
+is taken for dead or frozen, the player is told, and the connection is made anew (the web
+page keeps the same watch)."""
 STORAGE_RETRY = 3.0
 """Seconds before a move the server could not save yet is sent again."""
 NAME_LIMIT = 16
@@ -126,7 +133,12 @@ class RemoteTable:
         tries = 0
         while not self.closed:
             try:
-                with connect(f"{ws_base}/ws/table/{self.table}", open_timeout=10) as ws:
+                with connect(
+                    f"{ws_base}/ws/table/{self.table}",
+                    open_timeout=OPEN_LIMIT,
+                    ping_interval=PING_EVERY,
+                    ping_timeout=PING_LIMIT,
+                ) as ws:
                     self.ws = ws
                     since = -1 if self.snap is None else int(self.snap["v"])
                     hello = {"type": "hello", "token": self.token, "since": since, "width": 40}

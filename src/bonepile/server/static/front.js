@@ -5,6 +5,7 @@ import { navigate } from "./router.js";
 import { toastError, toast } from "./toast.js";
 import { page, loading, errorBox } from "./chrome.js";
 import { tileIcon, seatColor } from "./draw.js";
+import { PING_EVERY, SILENCE_LIMIT, OPEN_LIMIT, WATCH_EVERY } from "./socket.js";
 
 /** Create a table and go there. */
 export async function createTable(body) {
@@ -103,9 +104,22 @@ async function joinTable(id) {
   }
 }
 
-/** A socket that reconnects with backoff until stopped; onMessage gets parsed JSON. */
+/**
+ * A socket that reconnects with backoff until stopped; onMessage gets parsed JSON. It pings the
+ * server as the table's socket does (socket.js): one silent for SILENCE_LIMIT, or not open
+ * within OPEN_LIMIT, has a dead or frozen server behind it and is dropped for a new one.
+ */
 export function reconnecting(path, onMessage) {
-  let ws = null, stopped = false, attempt = 0, timer = 0;
+  let ws = null, stopped = false, attempt = 0, timer = 0, watch = 0, heard = 0, pinged = 0;
+  const drop = () => {
+    clearInterval(watch);
+    const old = ws;
+    ws = null;
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = null;
+      try { old.close(); } catch (_) { /* closed */ }
+    }
+  };
   const open = () => {
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -115,13 +129,31 @@ export function reconnecting(path, onMessage) {
       retry();
       return;
     }
+    const opened = Date.now();
+    heard = pinged = 0;
+    clearInterval(watch);
+    watch = setInterval(() => {
+      const now = Date.now();
+      if (!heard) {
+        if (now - opened > OPEN_LIMIT) { drop(); retry(); }
+      } else if (now - heard > SILENCE_LIMIT) {
+        drop();
+        attempt = 0;
+        retry();
+      } else if (now - pinged >= PING_EVERY && ws && ws.readyState === WebSocket.OPEN) {
+        pinged = now;
+        ws.send(JSON.stringify({ type: "ping" }));
+      }
+    }, WATCH_EVERY);
+    ws.onopen = () => { heard = pinged = Date.now(); };
     ws.onmessage = (e) => {
       attempt = 0;
+      heard = Date.now();
       let msg = null;
       try { msg = JSON.parse(e.data); } catch (_) { return; }
       onMessage(msg);
     };
-    ws.onclose = () => { ws = null; retry(); };
+    ws.onclose = () => { clearInterval(watch); ws = null; retry(); };
     ws.onerror = () => {};
   };
   const retry = () => {
@@ -134,10 +166,7 @@ export function reconnecting(path, onMessage) {
     stop() {
       stopped = true;
       clearTimeout(timer);
-      if (ws) {
-        ws.onclose = null;
-        try { ws.close(); } catch (_) { /* closed */ }
-      }
+      drop();
     },
   };
 }

@@ -8,10 +8,11 @@ import { applyPatch } from "./patch.js";
 // frozen server behind it, and is dropped for a new one (which a site's proxy may send to
 // another of its processes); the player sees "offline" meanwhile. A socket that does not open
 // within OPEN_LIMIT is given up the same way (a frozen process still accepts connections).
-const PING_EVERY = 2500;
-const SILENCE_LIMIT = 7000;
-const OPEN_LIMIT = 6000;
-const WATCH_EVERY = 1000;
+// The lobby's socket (front.js) keeps the same watch.
+export const PING_EVERY = 2500;
+export const SILENCE_LIMIT = 7000;
+export const OPEN_LIMIT = 6000;
+export const WATCH_EVERY = 1000;
 const STORAGE_RETRY = 3000; // while the server cannot save moves, a waiting move is sent again this often
 
 export class TableSocket {
