@@ -112,3 +112,56 @@ def test_the_lobby_drops_a_frozen_server_s_socket_and_lists_again_after(
                 os.kill(served.proc.pid, signal.SIGCONT)
         context.close()
         served.stop()
+
+
+@pytest.mark.browser
+def test_a_frozen_process_of_a_site_is_left_for_another(
+    browser: Any,  # noqa: F811 - the fixture
+    tmp_path: Path,
+) -> None:
+    """A site of two processes behind a proxy that, as a health-checking proxy does, sends new
+    connections to the live process once one freezes: the page tells its player within seconds
+    and comes back online through the other process while the first stays frozen."""
+    from site_servers import Site, services_or_skip
+    from tcp_proxy import TcpProxy
+
+    services_or_skip()
+    site = Site(tmp_path)
+    context = browser.new_context(viewport=DESKTOP)
+    proxy: TcpProxy | None = None
+    frozen: int | None = None
+    try:
+        first, second = site.add(), site.add()
+        proxy = TcpProxy(("127.0.0.1", first.port))
+        base = f"http://127.0.0.1:{proxy.port}"
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        body = {"game": "block", "seats": ["me", "greedy"], "options": {}, "match": False}
+        made = new_table_via_api(page, base, body)
+        page.goto(f"{base}/t/{made['id']}")
+        page.wait_for_selector(".conn[data-state=online]", timeout=PATIENCE)
+        page.wait_for_timeout(3000)  # a ping or two answered: the socket is live
+        since = page.evaluate(WATCH_STATE)
+        assert first.proc is not None
+        frozen = first.proc.pid
+        os.kill(frozen, signal.SIGSTOP)
+        proxy.target = ("127.0.0.1", second.port)  # the proxy's health check marks it down
+        page.wait_for_selector(".conn[data-state=offline]", timeout=PATIENCE)
+        page.wait_for_selector(".conn[data-state=online]", timeout=PATIENCE)
+        changes = page.evaluate("() => window.__connChanges")
+        told = next(t for state, t in changes if state == "offline") - since
+        back = next(t for state, t in changes if state == "online") - since
+        assert told < 10_000, f"the page saw the process frozen after {told / 1000:.1f} s"
+        assert back > told
+        page.wait_for_selector(".hand-tile", timeout=PATIENCE)  # the table, whole, from the other
+        assert errors == []
+    finally:
+        if frozen is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(frozen, signal.SIGCONT)
+        context.close()
+        if proxy is not None:
+            proxy.close()
+        site.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import threading
 import time
@@ -37,6 +38,9 @@ OPEN_LIMIT = 6.0
 """Seconds an unanswered ping, or a connection that does not open, is given: then the server
 is taken for dead or frozen, the player is told, and the connection is made anew (the web
 page keeps the same watch)."""
+_QUIET = logging.getLogger("bonepile.tui.socket")
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
 STORAGE_RETRY = 3.0
 """Seconds before a move the server could not save yet is sent again."""
 NAME_LIMIT = 16
@@ -138,6 +142,8 @@ class RemoteTable:
                     open_timeout=OPEN_LIMIT,
                     ping_interval=PING_EVERY,
                     ping_timeout=PING_LIMIT,
+                    close_timeout=1,  # a dead server sends no goodbye: do not wait for one
+                    logger=_QUIET,  # the note tells the player; a log line would cross the screen
                 ) as ws:
                     self.ws = ws
                     since = -1 if self.snap is None else int(self.snap["v"])
