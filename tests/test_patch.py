@@ -95,3 +95,25 @@ def test_the_states_of_a_real_table_patch_exactly_and_briefly(game: str, players
         room.bot_move(turn, rng.choice(turn.view.legal), 0.0)
     assert last[0]["view"]["result"] is not None
     assert whole and patched < whole / 4, (patched, whole)
+
+
+def test_connections_sent_different_states_get_each_its_own_patch_in_a_broadcast() -> None:
+    """Within one broadcast a patch is made once per pair of states: a spectator whose last
+    state differs from the others' (one more move in its history) is patched from its own."""
+    from bonepile.server.live import Connection, Shared
+
+    async def nothing(_: dict[str, Any]) -> None:
+        return None
+
+    older = {"v": 1, "history": ["a"], "watchers": 1}
+    newer = {"v": 2, "history": ["a", "b"], "watchers": 1}
+    now = {"v": 3, "history": ["a", "b", "c"], "watchers": 2}
+    conns = [Connection(nothing, None, patches=True) for _ in range(3)]
+    for conn, last in zip(conns, (older, older, newer), strict=True):
+        conn.message(last)
+    shared = Shared()
+    sent = [conn.message(now, shared) for conn in conns]
+    lasts = (older, older, newer)
+    assert [apply(last, m["ops"]) for last, m in zip(lasts, sent, strict=True)] == [now] * 3
+    assert sent[0]["ops"] is sent[1]["ops"]  # made once for the two that had the same state
+    assert sent[2]["ops"] != sent[0]["ops"]

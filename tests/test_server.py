@@ -9,11 +9,13 @@ where it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -361,6 +363,57 @@ def test_a_client_that_takes_patches_plays_a_hand_and_sees_what_the_others_see(
     for key in ("view", "scene", "moves", "status", "totals", "hands", "chat"):
         assert whole[key] == last[key], key
 
+
+def _after(version: int, msg: dict[str, Any]) -> bool:
+    return bool(msg["v"] > version or msg["status"] == "over")
+
+
+def test_spectators_of_every_size_and_arrival_are_patched_to_the_same_state(
+    client: TestClient,
+) -> None:
+    """Spectators share their state and its patch within a broadcast: spectators of two
+    screen sizes, one who came mid-hand (its last state is not the others') and one taking
+    whole states each end with exactly the state a newcomer of its size is sent."""
+    t = new_table(client, "super_dominoes", ["me", "random", "random", "random"])
+    url = f"/ws/table/{t['id']}"
+    with contextlib.ExitStack() as stack:
+        player = Patched(stack.enter_context(client.websocket_connect(url)))
+        player.send_json({"type": "hello", "token": t["token"], "patches": True})
+        first = receive_state(player)
+        watchers: list[tuple[Patched, int]] = []
+        for width in (40, 40, 80):
+            ws = Patched(stack.enter_context(client.websocket_connect(url)))
+            ws.send_json({"type": "hello", "width": width, "patches": True})
+            watchers.append((ws, width))
+        whole = stack.enter_context(client.websocket_connect(url))
+        whole.send_json({"type": "hello", "width": 40})
+        msg, late = first, None
+        while msg["status"] != "over":
+            if late is None and len(msg["view"]["history"]) >= 6:
+                late = Patched(stack.enter_context(client.websocket_connect(url)))
+                late.send_json({"type": "hello", "width": 80, "patches": True})
+                watchers.append((late, 80))
+            if msg["view"]["legal"]:
+                move = {"type": "move", "id": f"m{msg['v']}", "v": msg["v"]}
+                player.send_json({**move, "action": msg["view"]["legal"][-1]})
+            msg = receive_state(player, partial(_after, msg["v"]))
+        final = msg["v"]
+        assert late is not None
+        seen = [receive_state(ws, lambda m: m["v"] == final) for ws, _ in watchers]
+        seen.append(receive_state(whole, lambda m: m["v"] == final))
+        assert sum(ws.patches for ws, _ in watchers) > 20
+        fresh = {}
+        for width in (40, 80):
+            with client.websocket_connect(url) as ws:
+                ws.send_json({"type": "hello", "width": width})
+                fresh[width] = receive_state(ws, lambda m: m["v"] == final)
+    skip = {"seq", "watchers", "type"}
+    widths = [w for _, w in watchers] + [40]
+    for got, width in zip(seen, widths, strict=True):
+        want = fresh[width]
+        assert {k: v for k, v in got.items() if k not in skip} == {
+            k: v for k, v in want.items() if k not in skip
+        }, width
 
 # ------------------------------------------------------------------------------ reconnection
 def test_a_dropped_client_comes_back_to_the_game_as_it_stands(client: TestClient) -> None:

@@ -48,6 +48,7 @@ from bonepile.server.limits import (
 from bonepile.server.live import (
     Connection,
     Outage,
+    Shared,
     Table,
     hand_back,
     new_table_id,
@@ -784,11 +785,17 @@ class Hub:
         return demoted
 
     async def _send_all(self, table: Table) -> None:
+        """Send everyone at the table its state: the players first, then the spectators, who
+        all see the same thing. Their state is made once per screen size, and a patch once
+        per state it follows (spectators who were sent the same state get the same patch), so
+        a crowd costs a send a spectator, not a snapshot and a diff."""
         if table.presence_due:  # the count goes out with this state, and to the lobby
             table.presence_due = False
             self._relist(table)
-        for conn in list(table.conns):
-            await self._send(table, conn)
+        conns = sorted(table.conns, key=lambda c: c.seat is None)
+        shared = Shared()
+        for conn in conns:
+            await self._send(table, conn, shared)
 
     def _presence_soon(self, table: Table) -> None:
         """Send everyone at the table the watcher count (and relist it) within
@@ -811,13 +818,19 @@ class Hub:
         async with table.lock:
             await self._send_all(table)
 
-    async def _send(self, table: Table, conn: Connection) -> None:
-        snap = table.room.snapshot(conn.seat, self.now())
-        snap["scene"] = table.scene(conn.width, conn.height)
-        snap["notice"] = self.notice()
-        snap["watchers"] = self.watchers(table)
+    async def _send(self, table: Table, conn: Connection, shared: Shared | None = None) -> None:
+        """Send ``conn`` its state (``shared``: what spectators of one broadcast share)."""
+        size = (conn.width, conn.height)
+        snap = None if shared is None or conn.seat is not None else shared.snaps.get(size)
+        if snap is None:
+            snap = table.room.snapshot(conn.seat, self.now())
+            snap["scene"] = table.scene(conn.width, conn.height)
+            snap["notice"] = self.notice()
+            snap["watchers"] = self.watchers(table)
+            if shared is not None and conn.seat is None:
+                shared.snaps[size] = snap
         try:
-            await conn.send(conn.message(snap))
+            await conn.send(conn.message(snap, shared))
         except Exception:  # a socket that died: its reader will clean up
             table.conns.discard(conn)
 

@@ -47,14 +47,33 @@ class Connection:
     seq: int = 0
     """How many states were sent: a patch names the one it applies to (``base``)."""
 
-    def message(self, snap: dict[str, Any]) -> dict[str, Any]:
-        """What to send for the state ``snap``: the state, or a patch on the last one sent."""
+    def message(self, snap: dict[str, Any], shared: Shared | None = None) -> dict[str, Any]:
+        """What to send for the state ``snap``: the state, or a patch on the last one sent.
+        With ``shared``, connections that were sent the same state share its patch."""
         self.seq += 1
         last, self.last = self.last, (snap if self.patches else None)
         if last is None:
             return {"type": "state", "seq": self.seq, **snap}
-        ops = diff(last, snap)
+        ops = diff(last, snap) if shared is None else shared.patch(last, snap)
         return {"type": "patch", "v": snap["v"], "seq": self.seq, "base": self.seq - 1, "ops": ops}
+
+
+@dataclass
+class Shared:
+    """What the spectators of one broadcast share: their state by screen size, and the
+    patches made, by the two state objects each joins (see :meth:`Connection.message`)."""
+
+    snaps: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    patches: dict[tuple[int, int], tuple[Any, Any, list[Any]]] = field(default_factory=dict)
+
+    def patch(self, old: dict[str, Any], new: dict[str, Any]) -> list[Any]:
+        """``diff(old, new)``, made once for the broadcast (the states are kept with it, so
+        that no id names another object while it lasts)."""
+        key = (id(old), id(new))
+        got = self.patches.get(key)
+        if got is None:
+            got = self.patches[key] = (old, new, diff(old, new))
+        return got[2]
 
 
 @dataclass
@@ -156,6 +175,7 @@ def scene_of(room: Room, width: int, height: int | None) -> dict[str, Any]:
 __all__ = [
     "Connection",
     "Outage",
+    "Shared",
     "Table",
     "hand_back",
     "new_table_id",
