@@ -30,7 +30,7 @@ Everything is on loopback and bounded: in time (each phase, every wait by a time
 sockets (at most 2,000 spectators). The script raises its own open-file limit, which the server
 inherits, to its hard limit.
 
-Run: ``.venv-compiled/bin/python benchmarks/crowd.py [--spectators 1000] [--rate 50]``.
+Run: ``.venv/bin/python benchmarks/crowd.py [--spectators 1000] [--rate 50]``.
 """
 
 from __future__ import annotations
