@@ -28,9 +28,10 @@ XDIST := -n $(WORKERS)
 DURATIONS := --durations=15
 TIMES := .test-times
 CLOG := .compiled-build.log
+CTLOG := .compiled-tests.log
 SOURCES := $(shell find src -name "*.py" -o -name "*.json") $(wildcard docs/games/*.md) pyproject.toml setup.py
 
-.PHONY: run test test-setup test-pure test-compiled-build compiled-build-quietly test-fast test-full test-times lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux nginx
+.PHONY: run test test-setup test-pure test-compiled compiled-build-quietly pytest-compiled-quietly test-fast test-full test-times lint typecheck pytest pytest-compiled bench bench-dominoes bench-peers strength clean chromium tmux nginx
 
 # running needs bonepile with its server and terminal-app extras; testing adds the test tools
 $(RSTAMP): pyproject.toml setup.py
@@ -69,8 +70,9 @@ nginx:
 		|| echo "nginx could not be installed: the proxy test will say so"
 
 # `make test` runs its phases and ends with the time each took (also when one fails). The
-# compiled build (mypyc, one core for two minutes) is made beside the setup, lint and pure-build
-# tests, whose subprocesses, servers and browsers leave a core idle for part of the time.
+# compiled build (mypyc, one core for two minutes) and then its tests run beside the setup,
+# lint and pure-build tests, whose subprocesses, servers and browsers leave a core idle for
+# much of the time.
 define phase
 start=$$(date +%s); $(MAKE) --no-print-directory $(2); status=$$?; \
 echo "$(1)|$$(( $$(date +%s) - start ))" >> $(TIMES); \
@@ -79,22 +81,27 @@ endef
 
 test:
 	@echo "start|$$(date +%s)" > $(TIMES)
-	@+$(MAKE) --no-print-directory -j2 test-pure test-compiled-build \
-		|| { $(MAKE) --no-print-directory test-times; exit 1; }
-	@+$(call phase,compiled build tests,pytest-compiled)
-	@$(MAKE) --no-print-directory test-times
+	@rm -f $(CTLOG)
+	@+$(MAKE) --no-print-directory -j2 test-pure test-compiled; status=$$?; \
+	if [ -f $(CTLOG) ]; then echo "---- the compiled build's tests ($(CTLOG)) ----"; cat $(CTLOG); fi; \
+	$(MAKE) --no-print-directory test-times; exit $$status
 
 test-pure:
 	@+$(call phase,setup,$(STAMP) chromium tmux nginx)
 	@+$(call phase,lint and types,lint typecheck)
 	@+$(call phase,pure build tests,pytest)
 
-# the compiled build's output goes to a log, shown if the build fails
-test-compiled-build:
+# beside the pure phases: the compiled build (its output goes to a log, shown if it fails),
+# then its tests (their output goes to a log, shown once the pure pass is done)
+test-compiled:
 	@+$(call phase,compiled build (beside the pure phases),compiled-build-quietly)
+	@+$(call phase,compiled build tests (beside the pure phases),pytest-compiled-quietly)
 
 compiled-build-quietly:
 	@$(MAKE) --no-print-directory $(CSTAMP) > $(CLOG) 2>&1 || { cat $(CLOG); exit 1; }
+
+pytest-compiled-quietly:
+	@$(MAKE) --no-print-directory pytest-compiled > $(CTLOG) 2>&1
 
 # the phases' times, as `make test` prints them; the total is the wall-clock time since it
 # started (the compiled build overlaps other phases)
