@@ -94,8 +94,8 @@ test-pure:
 # beside the pure phases: the compiled build (its output goes to a log, shown if it fails),
 # then its tests (their output goes to a log, shown once the pure pass is done)
 test-compiled:
-	@+$(call phase,compiled build (beside the pure phases),compiled-build-quietly)
-	@+$(call phase,compiled build tests (beside the pure phases),pytest-compiled-quietly)
+	@+$(call phase,compiled build (beside),compiled-build-quietly)
+	@+$(call phase,compiled build tests (beside),pytest-compiled-quietly)
 
 compiled-build-quietly:
 	@$(MAKE) --no-print-directory $(CSTAMP) > $(CLOG) 2>&1 || { cat $(CLOG); exit 1; }

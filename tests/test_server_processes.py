@@ -438,6 +438,7 @@ def test_a_server_takes_its_database_again_after_a_blip(tmp_path: Path) -> None:
         try:
             proxy.cut()
             _lock_free(url)
+            time.sleep(5)  # a cut of several seconds: the server tries to take its lock again
             proxy.restore()
             deadline = time.monotonic() + WAIT
             while True:

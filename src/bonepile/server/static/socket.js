@@ -10,9 +10,9 @@ import { applyPatch } from "./patch.js";
 // within OPEN_LIMIT is given up the same way (a frozen process still accepts connections).
 // The lobby's socket (front.js) keeps the same watch.
 export const PING_EVERY = 2500;
-export const SILENCE_LIMIT = 7000;
+export const SILENCE_LIMIT = 6000;
 export const OPEN_LIMIT = 6000;
-export const WATCH_EVERY = 1000;
+export const WATCH_EVERY = 500;
 const STORAGE_RETRY = 3000; // while the server cannot save moves, a waiting move is sent again this often
 
 export class TableSocket {
