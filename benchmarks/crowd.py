@@ -57,10 +57,12 @@ from server_flood import (
     Usage,
     client,
     free_port,
+    last_json,
     pct,
     ratio,
     socket_to,
     start_server,
+    stop,
 )
 
 TABLE = {
@@ -282,19 +284,9 @@ def main(argv: list[str] | None = None) -> int:
             busy = asyncio.run(person(base, table, crowd_seconds))
             cpu = Usage.now(server.pid, spectators.pid).since(u0)
             got, _ = spectators.communicate(timeout=120)
-            out["crowd"] = {
-                "person": busy,
-                "cpu": cpu,
-                "spectators": json.loads(got.strip().splitlines()[-1]) if got.strip() else None,
-            }
+            out["crowd"] = {"person": busy, "cpu": cpu, "spectators": last_json(got)}
         finally:
-            if spectators is not None and spectators.poll() is None:
-                spectators.kill()
-                spectators.wait(10)
-            server.terminate()
-            server.wait(15)
-        text = (Path(data) / "log").read_text(errors="replace")
-        out["server_tracebacks"] = text.count("Traceback")
+            out["server_tracebacks"] = stop(server, spectators, Path(data) / "log")
     a, b = out["idle"]["person"]["bot_move_s"], out["crowd"]["person"]["bot_move_s"]
     ratios = {"bot_move_p50": ratio(b["p50"], a["p50"]), "bot_move_p95": ratio(b["p95"], a["p95"])}
     out["ratios_crowd_over_idle"] = ratios

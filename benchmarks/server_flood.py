@@ -213,6 +213,22 @@ def start_server(data: str, port: int, log: Any) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
+def stop(server: subprocess.Popen[bytes], child: subprocess.Popen[str] | None, log: Path) -> int:
+    """End the client process ``child`` (if it still runs) and the server; how many
+    tracebacks the server's ``log`` holds."""
+    if child is not None and child.poll() is None:
+        child.kill()
+        child.wait(10)
+    server.terminate()
+    server.wait(15)
+    return log.read_text(errors="replace").count("Traceback")
+
+
+def last_json(output: str) -> Any:
+    """The last line of a client process's ``output``, as JSON (``None`` if it said nothing)."""
+    return json.loads(output.strip().splitlines()[-1]) if output.strip() else None
+
+
 def client(base: str, address: str, timeout: float = 30.0) -> httpx.AsyncClient:
     """An HTTP client whose connections leave from ``address``."""
     return httpx.AsyncClient(
@@ -588,19 +604,9 @@ def main(argv: list[str] | None = None) -> int:
             flood = asyncio.run(person(base, args.seconds))
             cpu = Usage.now(server.pid, attacker.pid).since(u0)
             got, _ = attacker.communicate(timeout=120)
-            out["flood"] = {
-                "person": flood.report(),
-                "cpu": cpu,
-                "attackers": json.loads(got.strip().splitlines()[-1]) if got.strip() else None,
-            }
+            out["flood"] = {"person": flood.report(), "cpu": cpu, "attackers": last_json(got)}
         finally:
-            if attacker is not None and attacker.poll() is None:
-                attacker.kill()
-                attacker.wait(10)
-            server.terminate()
-            server.wait(15)
-        text = (Path(data) / "log").read_text(errors="replace")
-        out["server_tracebacks"] = text.count("Traceback")
+            out["server_tracebacks"] = stop(server, attacker, Path(data) / "log")
     a, b = out["idle"]["person"], out["flood"]["person"]
     ratios = {
         "ack_p95": ratio(b["ack_ms"]["p95"], a["ack_ms"]["p95"]),

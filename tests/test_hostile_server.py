@@ -11,6 +11,7 @@ BONEPILE_REQUIRE_POSTGRES=1.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import threading
 import time
@@ -599,3 +600,25 @@ def test_a_replay_record_is_the_hand_alone(client: TestClient) -> None:
     game = finished_hand(client, "draw")
     hand = read_record(client.get(f"/api/replays/{game}/record").text)
     assert hand.is_over and get_game("draw").name == hand.game.name
+
+
+@pytest.mark.parametrize(
+    ("priority", "policy", "lower"),
+    [("idle", os.SCHED_IDLE, 10), ("low", os.SCHED_OTHER, 10), ("normal", os.SCHED_OTHER, 0)],
+)
+def test_the_background_workers_run_at_the_priority_asked(
+    priority: str, policy: int, lower: int
+) -> None:
+    """``--background-priority``: idle (the default) is Linux's idle scheduling class, niced;
+    low is niced; normal is the server's own priority."""
+    from bonepile.server.thinkers import bot_pool
+
+    pool = bot_pool(1, priority)
+    try:
+        got = (
+            pool.submit(os.sched_getscheduler, 0).result(timeout=60),
+            pool.submit(os.nice, 0).result(timeout=60),
+        )
+    finally:
+        pool.shutdown()
+    assert got == (policy, min(19, os.nice(0) + lower))

@@ -271,6 +271,16 @@ def cli() -> None:
     help="Server processes behind the one port (more than 1: a site, with --database "
     "postgresql://... and --redis).",
 )
+@click.option(
+    "--background-priority",
+    type=click.Choice(["idle", "low", "normal"]),
+    default="idle",
+    show_default=True,
+    envvar="BONEPILE_BACKGROUND_PRIORITY",
+    help="CPU priority of replay analyses and bots-only tables: idle (only CPU time nothing "
+    "else wants; other work that keeps every core busy may hold them up indefinitely), low, or "
+    "normal.",
+)
 @click.option("--listen-fd", type=int, default=None, hidden=True)
 def serve(
     host: str,
@@ -284,6 +294,7 @@ def serve(
     api_docs: bool,
     redis: str | None,
     workers: int,
+    background_priority: str,
     listen_fd: int | None,
 ) -> None:
     """Run the web app: play in the browser, invite friends, watch and replay games."""
@@ -311,6 +322,7 @@ def serve(
         redis=redis,
         workers=workers,
         listen_fd=listen_fd,
+        background_priority=background_priority,
     )
 
 

@@ -77,6 +77,8 @@ class Settings:
     """Processes for the bots of tables with people."""
     background_workers: int = 1
     """Processes, at a lower priority, for analyses and tables of bots only."""
+    background_priority: str = "idle"
+    """Their priority (see :data:`~bonepile.server.thinkers.PRIORITIES`)."""
     limits: Limits = field(default_factory=Limits)
     api_docs: bool = False
     """Serve the OpenAPI schema at /openapi.json and its pages at /docs and /redoc."""
@@ -100,10 +102,11 @@ def make_hub(settings: Settings, store: Store) -> Hub:
         store,
         executor=bot_pool(settings.bot_workers),
         bot_pace=settings.bot_pace,
-        background=bot_pool(settings.background_workers, nice=10),
+        background=bot_pool(settings.background_workers, settings.background_priority),
         limits=settings.limits,
         secret=seat_key(settings.secret),
         site=site,
+        background_priority=settings.background_priority,
     )
 
 

@@ -120,8 +120,11 @@ class Hub:
         limits: Limits | None = None,
         secret: bytes | None = None,
         site: Site | None = None,
+        background_priority: str = "idle",
     ) -> None:
         self.store = store
+        self.background_priority = background_priority
+        """The background workers' priority (:data:`~bonepile.server.thinkers.PRIORITIES`)."""
         self.site = site
         self.replicas = Replicas(self)
         """Taking tables over and following those other processes own (in a site)."""
@@ -932,7 +935,7 @@ class Hub:
             if self.background is pool:
                 self.background = self.executor
         elif pool is self.background:
-            self.background = bot_pool(workers, nice=10)
+            self.background = bot_pool(workers, self.background_priority)
 
     async def in_background(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the background workers (below the bots of tables with people)."""

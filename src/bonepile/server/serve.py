@@ -76,6 +76,7 @@ def serve(
     redis: str | None = None,
     workers: int = 1,
     listen_fd: int | None = None,
+    background_priority: str = "idle",
 ) -> None:
     """Run the server until interrupted, printing the address to open. ``limits`` changes
     fields of :class:`~bonepile.server.limits.Limits`; ``trusted_proxies`` are the reverse
@@ -83,7 +84,8 @@ def serve(
     one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site`).
     ``workers`` > 1 runs that many such processes behind the one port
     (:mod:`bonepile.server.supervisor`); ``listen_fd`` is the listening socket a supervisor
-    hands one of them."""
+    hands one of them; ``background_priority`` is that of the analyses and bots-only tables
+    (see :data:`~bonepile.server.thinkers.PRIORITIES`)."""
     try:
         import uvicorn
 
@@ -149,6 +151,7 @@ def serve(
         secure_cookies=secure_cookies,
         redis=redis,
         site_key=site_key,
+        background_priority=background_priority,
     )
     hub = make_hub(settings, store)
     app = create_app(settings, hub=hub)

@@ -31,9 +31,14 @@ def think(spec: str, seed: int, v: View) -> Action:
     return make_agent(spec, seed).act(v)
 
 
-def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
-    """``workers`` processes to think in, ``nice`` steps below the server's priority (and,
-    with any ``nice``, in Linux's idle scheduling class: only on spare CPU time).
+PRIORITIES = ("idle", "low", "normal")
+"""A pool's CPU priorities: ``idle`` (10 steps below the server, and in Linux's idle
+scheduling class: only CPU time nothing else wants; a machine kept busy by other work may
+starve it), ``low`` (10 steps below the server), ``normal`` (the server's)."""
+
+
+def bot_pool(workers: int, priority: str = "normal") -> ProcessPoolExecutor:
+    """``workers`` processes to think in, at ``priority`` (one of :data:`PRIORITIES`).
 
     They are spawned, never forked: a fork copies the server while its other threads (the
     database writer, the event loop's helpers) may hold locks, an import's among them, and a
@@ -44,7 +49,7 @@ def bot_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
-        initargs=(os.getpid(), nice),
+        initargs=(os.getpid(), priority),
     )
     with _ctrl_c_ignored():  # the workers are spawned at the first submit
         for _ in range(workers):
@@ -85,15 +90,16 @@ def _ctrl_c_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
-def _start_worker(parent: int, nice: int) -> None:
-    """Set a worker up: Ctrl-C is the server's to handle, the priority is lowered by ``nice``,
-    and a thread ends the worker as soon as the server is gone."""
+def _start_worker(parent: int, priority: str) -> None:
+    """Set a worker up: Ctrl-C is the server's to handle, its ``priority`` is set, and a
+    thread ends the worker as soon as the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if nice > 0:
+    if priority in ("low", "idle"):
         # a system that refuses: run at the same priority
         with contextlib.suppress(OSError):
-            os.nice(nice)
-        # and on Linux, only on CPU time nothing else wants: a niced process still delays the
+            os.nice(10)
+    if priority == "idle":
+        # on Linux, only on CPU time nothing else wants: a niced process still delays the
         # server's thread handoffs, an idle-class one does not
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
@@ -112,4 +118,4 @@ def _warm() -> None:
     make_agent("ismcts:1", 0)
 
 
-__all__ = ["bot_pool", "think"]
+__all__ = ["PRIORITIES", "bot_pool", "think"]
