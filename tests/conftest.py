@@ -12,9 +12,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import sizes
+
+# Every `bonepile serve` the tests start runs its analyses and bots-only tables at normal
+# priority: the suite may run beside other work that keeps every core busy, and in the idle
+# scheduling class (the default) they would wait for as long as that work runs.
+os.environ["BONEPILE_BACKGROUND_PRIORITY"] = "normal"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -33,9 +33,6 @@ def running_server(data: Path) -> Iterator[str]:
     rates = ("requests_per_second", "request_burst", "api_requests_per_second", "api_request_burst")
     for name in rates:
         command += ["--limit", f"{name}=1000000"]
-    # the suite may run beside other work that keeps every core busy: analyses in the idle
-    # scheduling class (the default) would wait for as long as it runs
-    command += ["--background-priority", "normal"]
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
