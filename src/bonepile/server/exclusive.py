@@ -105,7 +105,8 @@ SITE_MARK = " --redis"
 """In the database session's name of a site process."""
 
 
-def _whoami() -> str:
+def whoami() -> str:
+    """This process, as the locks and the serving epoch name it: ``pid N on host``."""
     return f"pid {os.getpid()} on {socket.gethostname()}"
 
 
@@ -122,7 +123,7 @@ def _hold_file(database: Path, shown: str) -> Hold:
             "database; stop that one first, or give this one its own --data folder"
         ) from None
     os.ftruncate(fd, 0)
-    os.write(fd, _whoami().encode())
+    os.write(fd, whoami().encode())
     return Hold(str(lock), os.fdopen(fd, "rb"))  # closing it lets the lock go
 
 
@@ -145,7 +146,7 @@ def _retake_postgres(url: str, shown: str, site: bool) -> Any:
         return None
     if conn is not None:
         return conn
-    if _whoami() in holder:
+    if whoami() in holder:
         return None
     raise DatabaseInUse(f"another {holder} took {shown} over while this one could not reach it")
 
@@ -164,7 +165,7 @@ def _lock_postgres(url: str, shown: str, site: bool) -> tuple[Any, str, str]:
         poolclass=NullPool,
         connect_args={
             "connect_timeout": 5,
-            "application_name": f"bonepile serve{SITE_MARK if site else ''} ({_whoami()})",
+            "application_name": f"bonepile serve{SITE_MARK if site else ''} ({whoami()})",
             # a server cut off from its database notices within seconds that the connection
             # holding its lock is gone, instead of at the system's TCP timeout
             "keepalives": 1,
@@ -297,4 +298,5 @@ __all__ = [
     "Watch",
     "hold_database",
     "lock_key",
+    "whoami",
 ]

@@ -90,7 +90,7 @@ def serve(
         import uvicorn
 
         from bonepile.server.app import Settings, create_app, make_hub
-        from bonepile.server.exclusive import Watch, hold_database
+        from bonepile.server.exclusive import Watch, hold_database, whoami
         from bonepile.server.leases import site_identity
         from bonepile.server.limits import changed_limits
         from bonepile.server.slowclients import quiet_connections, uvicorn_options
@@ -134,9 +134,7 @@ def serve(
     # open the database before serving: a bad URL or an unreachable server is one clear error
     store = Store(url, faults=Faults.from_environment())
     # from now on every write checks that no other server took the database over
-    store.take_over(
-        "site" if redis else "solo", f"pid {os.getpid()} on {socket.gethostname()}", time.time()
-    )
+    store.take_over("site" if redis else "solo", whoami(), time.time())
     site_key = None
     if redis:
         # every process of a site signs cookies and derives seat tokens with the same key

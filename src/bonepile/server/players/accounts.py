@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Index, String, Table
+from sqlalchemy.exc import IntegrityError
 
 from bonepile.errors import BonepileError
 from bonepile.server.players.names import name_key, parse_name
@@ -104,7 +105,7 @@ class Accounts:
                     " password_changed) VALUES (?, ?, ?, ?, ?, ?)",
                     [(account.id, name, key, hashed, now, now)],
                 )
-            except Exception as e:  # the same name signed up meanwhile, by another process
+            except IntegrityError as e:  # the same name signed up meanwhile, elsewhere
                 raise NameTaken("that name, or one that looks like it, is taken") from e
         return account
 
