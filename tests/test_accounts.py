@@ -180,3 +180,15 @@ def test_signing_out_everywhere_a_new_password_and_deletion_end_sessions(make_st
     assert accounts.session(phone, 7.0) is None and accounts.named("Ann") is None
     assert accounts.sessions(bea) and accounts.session(beas, 7.0) == bea
     assert accounts.sign_up("ann", PASSWORD, 8.0).name == "ann"  # the name is free again
+
+
+def test_a_new_owner_id_keeps_the_account_and_its_sessions_list_marks_this_one(make_store) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    accounts = Accounts(make_store())
+    ann = accounts.sign_up("Ann", PASSWORD, 1.0)
+    phone, laptop = accounts.open_session(ann, 2.0), accounts.open_session(ann, 3.0)
+    listed = accounts.sessions(ann, current=phone)
+    assert [s["this"] for s in listed] == [False, True]  # newest first: the laptop's
+    assert accounts.session(laptop, 4.0) == ann
+    renewed = accounts.new_owner(ann)
+    assert renewed.id == ann.id and renewed.owner != ann.owner
+    assert accounts.session(phone, 5.0) == renewed and accounts.named("ann") == renewed

@@ -339,3 +339,26 @@ def test_an_owner_paused_past_its_lease_never_stores_a_move_again(site: Site) ->
         time.sleep(0.5)  # A joined the site again, under a new id
     assert a.proc.pid in site.live_pids()
     me.close()
+
+
+def test_an_account_is_the_same_on_every_process_and_its_guesses_are_counted_once(
+    site: Site,
+) -> None:
+    a = site.add("--limit", "signins_per_name=3")
+    b = site.add("--limit", "signins_per_name=3")
+    ann, stranger, laptop = Browser(), Browser(), Browser()
+    ann.post(a, "/api/account/signup", {"name": "Ann", "password": "correct horse"})
+    assert ann.get(b, "/api/account")["name"] == "Ann"  # the session is the site's
+    made = ann.post(b, "/api/tables", {"game": "block", "seats": ["me", "open"]})
+    laptop.post(a, "/api/account/signin", {"name": "ANN", "password": "correct horse"})
+    mine = laptop.get(a, f"/api/tables/{made['id']}")
+    assert mine["seat"] == made["seat"] and mine["token"] == made["token"]
+    codes = []
+    for server in (a, b, a, b):  # wrong guesses sent round the processes count together
+        try:
+            stranger.post(server, "/api/account/signin", {"name": "ann", "password": "guess1234"})
+        except urllib.error.HTTPError as e:
+            codes.append(e.code)
+    assert codes == [401, 401, 401, 429], codes
+    ann.post(b, "/api/account/signout-everywhere", {})
+    assert laptop.get(a, "/api/account")["signed_in"] is False

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,6 +35,13 @@ from bonepile.server.commands import Command
 from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_origin
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
+from bonepile.server.players.web import (
+    Identity,
+    Players,
+    add_account_routes,
+    anonymous_id,
+    players_of,
+)
 from bonepile.server.protocol import (
     Chat,
     ClaimSeat,
@@ -136,6 +142,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             store = await asyncio.to_thread(Store, settings.database)
             hub = make_hub(settings, store)
         app.state.hub = hub
+        app.state.players = Players(hub, settings.secure_cookies)
         await hub.start()
         try:
             yield
@@ -165,17 +172,17 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         rates=address_rates(hub.limits if hub is not None else settings.limits),
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_account_routes(app)
 
     def the_hub(request: Request | WebSocket) -> Hub:
         got: Hub = request.app.state.hub
         return got
 
-    def owner(request: Request) -> str:
-        pid = request.session.get("pid")
-        if not isinstance(pid, str) or len(pid) != 32:
-            pid = secrets.token_hex(16)
-            request.session["pid"] = pid
-        return pid
+    async def identity(request: Request) -> Identity:
+        return await players_of(request).identify(request)
+
+    async def owner(request: Request) -> str:
+        return (await identity(request)).owner
 
     @app.exception_handler(BonepileError)
     async def refused(request: Request, exc: BonepileError) -> JSONResponse:
@@ -198,8 +205,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", response_class=HTMLResponse)
     @app.get("/rules/{game}", response_class=HTMLResponse)
     @app.get("/new", response_class=HTMLResponse)
+    @app.get("/account", response_class=HTMLResponse)
     async def page(request: Request) -> HTMLResponse:
-        owner(request)
+        anonymous_id(request)
         return HTMLResponse(index, headers={"Cache-Control": "no-store"})
 
     @app.exception_handler(StarletteHTTPException)
@@ -246,14 +254,15 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         clock = None
         if body.clock_minutes is not None:
             clock = (body.clock_minutes * 60.0, float(body.clock_increment))
+        who = await identity(request)
         table_id, seat, token = await the_hub(request).create(
             body.game,
             body.seats,
             body.options,
             body.match,
             clock,
-            owner(request),
-            body.name,
+            who.owner,
+            body.name if who.account is None else who.account.name,
             address(request),
         )
         return {"id": table_id, "seat": seat, "token": token}
@@ -262,7 +271,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
         hub = the_hub(request)
         table = await hub.load(table_id)
-        mine = await hub.mine(table_id, owner(request))
+        mine = await hub.mine(table_id, await owner(request))
         room = table.room
         return {
             "id": table_id,
@@ -277,13 +286,15 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        seat, token = await the_hub(request).join(table_id, owner(request), body.name, body.seat)
+        who = await identity(request)
+        name = body.name if who.account is None else who.account.name
+        seat, token = await the_hub(request).join(table_id, who.owner, name, body.seat)
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/claim")
     async def claim(table_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
         seat, token = await the_hub(request).claim(
-            table_id, owner(request), body.code, address(request)
+            table_id, await owner(request), body.code, address(request)
         )
         return {"seat": seat, "token": token}
 
@@ -337,7 +348,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         hub = the_hub(request)
         # the search runs in the background worker processes, not in the server's, at most
         # one at a time per browser and per address; a refused request costs nothing
-        async with hub.analyses.place(owner(request), address(request)):
+        async with hub.analyses.place(await owner(request), address(request)):
             g = await hub.finished.get(game_id)
             got: dict[str, Any] = await hub.in_background(
                 partial(analyse, g.record, ply, seat, level)
@@ -499,6 +510,10 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
 
 STATUS = {
     "unknown": 404,
+    "signin": 401,
+    "signed_out": 401,
+    "cross_site": 403,
+    "name_taken": 409,
     "full": 409,
     "taken": 409,
     "too_many": 429,

@@ -20,7 +20,7 @@ SEATED_OPS = frozenset(
     {"move", "next_hand", "let_bot_play", "take_seat", "leave", "end_table", "takeback"}
 )
 """The operations only a player in a seat may ask for."""
-SEAT_OPS = frozenset({"join", "claim", "my_seat"})
+SEAT_OPS = frozenset({"join", "claim", "my_seat", "adopt"})
 """The operations that find a browser its seat (``owner``: the browser's id)."""
 OPS = SEATED_OPS | SEAT_OPS | {"chat"}
 
@@ -32,6 +32,7 @@ _ARGS: dict[str, dict[str, tuple[type, ...]]] = {
     "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE)},
     "claim": {"owner": (str,), "code": (str,)},
     "my_seat": {"owner": (str,)},
+    "adopt": {"owner": (str,), "to": (str,)},
 }
 
 
@@ -91,6 +92,8 @@ def apply_command(command: Command, room: Room, now: float) -> Any:
         return list(room.join(args["owner"], args["name"], now, args["seat"]))
     if op == "claim":
         return list(room.claim(args["owner"], args["code"], now))
+    if op == "adopt":
+        return room.adopt(args["owner"], args["to"], now)
     if op == "my_seat":
         mine = room.my_seat(args["owner"], now)
         return None if mine is None else list(mine)

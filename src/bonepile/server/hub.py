@@ -103,6 +103,10 @@ EVICT_AFTER = 60.0
 """Seconds a finished or closed table nobody looks at stays in memory."""
 
 
+CANNOT_READ = "the server cannot read its games right now: try again soon"
+"""What a client is told when the database cannot answer a read."""
+
+
 class Hub:
     """Every table of the server. ``bot_pace`` is the least time (s) between two moves when
     a person is at the table (or watches a table of bots), so that people can follow the bots.
@@ -143,13 +147,7 @@ class Hub:
         self._probe: asyncio.Task[None] | None = None
         self._writer = Writer(store)
         limits = self.limits
-
-        def counter(name: str, limit: int, window: float) -> Counter:
-            # a site counts them in its Redis: a browser sent round the site's processes by a
-            # proxy gets the limit once, not once a process
-            local = RateLimiter(limit, window)
-            return site.shared(name, local) if site is not None else Local(local)
-
+        counter = self.counter
         self._made_by_client = counter(
             "tables-client", limits.tables_per_client, limits.tables_window
         )
@@ -168,6 +166,13 @@ class Hub:
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
         self._background_next = 0.0
+
+    def counter(self, name: str, limit: int, window: float) -> Counter:
+        """A limit of ``limit`` events per key in ``window`` seconds, named ``name``: on a
+        site, counted in its Redis (a client sent round the processes by a proxy gets the
+        limit once, not once a process)."""
+        local = RateLimiter(limit, window)
+        return self.site.shared(name, local) if self.site is not None else Local(local)
 
     # ------------------------------------------------------------------ life
     @property
@@ -436,9 +441,7 @@ class Hub:
         try:
             stored = await asyncio.to_thread(self.store.table, table_id)
         except Exception:
-            raise StorageDown(
-                "the server cannot read its games right now: try again soon"
-            ) from None
+            raise StorageDown(CANNOT_READ) from None
         if stored is None:
             raise RoomError("unknown", "there is no such table")
         if table_id in self.tables:  # loaded by someone else meanwhile
@@ -490,6 +493,30 @@ class Hub:
                     await limiter.hit(key, now)
             raise
         return (int(got[0]), str(got[1]))
+
+    async def adopt(self, owner: str, to: str) -> int:
+        """Give every seat the browser ``owner`` holds, at tables still open or in play, to the
+        id ``to`` (the browser signed up or in: its account's), and the hands it finished;
+        the old seat tokens stop working at once. Returns how many seats moved."""
+        try:
+            found = await asyncio.to_thread(self.store.tables_held_by, owner)
+            await asyncio.to_thread(self.store.move_games, owner, to)
+        except Exception:
+            raise StorageDown(CANNOT_READ) from None
+        held = set(found) | {
+            tid for tid, t in self.tables.items() if t.room.seat_of_owner(owner) is not None
+        }
+        moved = 0
+        for table_id in sorted(held):
+            try:
+                table = await self.load(table_id)
+                got = await self._request(
+                    table, Command("adopt", None, None, {"owner": owner, "to": to})
+                )
+            except RoomError:
+                continue  # closed or gone meanwhile
+            moved += got is not None
+        return moved
 
     async def mine(self, table_id: str, owner: str) -> tuple[int, str] | None:
         """The seat and token of the browser ``owner`` at the table, if it has one: the same
@@ -859,6 +886,7 @@ class Hub:
                         "scores_after": list(hand.scores),
                     },
                     record=dump_record(hand, headers),
+                    owners=tuple(s.owner if s.kind == "human" else None for s in room.seats),
                 )
             )
         return games

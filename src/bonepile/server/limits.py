@@ -51,6 +51,17 @@ class Limits:
     claims_per_client: int = 20
     """Wrong claim codes one browser or address may try in :attr:`claims_window`."""
     claims_window: float = 600.0
+    signins_per_name: int = 10
+    """Wrong passwords an account name takes in :attr:`signins_window` before it refuses more
+    from the browsers and addresses that gave one there (the others, its owner on a new
+    device among them, may still sign in: a stranger cannot lock an account)."""
+    signins_per_client: int = 30
+    """Wrong passwords one browser or address may give in :attr:`signins_window`, whatever
+    the names."""
+    signins_window: float = 900.0
+    signups_per_address: int = 10
+    """Accounts one network address may make in :attr:`signups_window`."""
+    signups_window: float = 3600.0
     open_ttl: float = 1800.0
     """A table still waiting for players is closed after this long with nobody connected."""
     idle_ttl: float = 7200.0

@@ -249,6 +249,19 @@ class Room:
                 return k, token
         raise RoomError("claim", "no seat at this table has that claim code")
 
+    def adopt(self, owner: str, to: str, now: float) -> int | None:
+        """Hand the seat of the browser ``owner`` to the id ``to`` (a browser that signed up
+        or signed in: its account's id); the seat keeps its claim code and gets a new token,
+        so every token given before stops working. Returns the seat, or ``None``."""
+        seat = self.seat_of_owner(owner)
+        if seat is None or owner == to or self.seat_of_owner(to) is not None:
+            return None
+        claim = self.seats[seat].claim or ""
+        token = self._token(seat, to, claim)
+        entry = {"type": "claim", "seat": seat, "owner": to, "claim": claim or None}
+        self._write({**entry, "token": token_hash(token)}, now)
+        return seat
+
     def claim_code(self, seat: int) -> str | None:
         """The claim code of ``seat`` (only ever shown to that seat)."""
         return self.seats[seat].claim

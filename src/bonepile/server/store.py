@@ -85,6 +85,16 @@ games_t = Table(
     Index("ix_games_table_id", "table_id"),
 )
 
+game_players_t = Table(
+    "game_players",
+    metadata,
+    Column("game_id", String(48), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("owner", String(32), nullable=True),
+    Index("ix_game_players_owner", "owner"),
+)
+"""The browser (or account) id that held each person's seat of a finished hand."""
+
 processes_t = Table(
     "processes",
     metadata,
@@ -192,6 +202,9 @@ class StoredGame:
     finished: float
     summary: dict[str, Any]
     record: str
+    owners: tuple[str | None, ...] = ()
+    """The browser (or account) id that held each seat (``None``: a bot's), by seat; kept
+    apart from the record, which is published, so that a player's history can be found."""
 
 
 @dataclass(frozen=True)
@@ -541,17 +554,45 @@ class Store:
         self._run(Changes(game.table_id, [], game.finished, (game,), None, touch=False))
 
     def games(
-        self, limit: int = 50, before: float | None = None, table_id: str | None = None
+        self,
+        limit: int = 50,
+        before: float | None = None,
+        table_id: str | None = None,
+        owner: str | None = None,
     ) -> list[StoredGame]:
         """Finished hands, newest first: ``limit`` of them, finished before ``before``, of the
-        table ``table_id``."""
+        table ``table_id``, played by the id ``owner`` (a browser's or an account's)."""
         query = select(games_t).order_by(games_t.c.finished.desc(), games_t.c.id).limit(limit)
         if before is not None:
             query = query.where(games_t.c.finished < before)
         if table_id is not None:
             query = query.where(games_t.c.table_id == table_id)
+        if owner is not None:
+            played = select(game_players_t.c.game_id).where(game_players_t.c.owner == owner)
+            query = query.where(games_t.c.id.in_(played))
         with self.engine.connect() as conn:
             return [_game(r) for r in conn.execute(query)]
+
+    def tables_held_by(self, owner: str) -> list[str]:
+        """The tables still open or in play whose journal names the browser id ``owner`` (a
+        seat it holds or held there: the room says which it still holds)."""
+        if not owner or not all(c in "0123456789abcdef" for c in owner):
+            return []
+        with self.engine.connect() as conn:
+            rows = PlainSql(conn).one(
+                "SELECT DISTINCT e.table_id FROM entries e JOIN tables t ON t.id = e.table_id"
+                " WHERE t.status IN ('open', 'playing') AND e.entry LIKE ?",
+                [f'%"owner":"{owner}"%'],
+            )
+        return sorted(str(r[0]) for r in rows)
+
+    def move_games(self, owner: str, to: str | None) -> int:
+        """Give the finished hands played by the id ``owner`` to ``to`` (an account that
+        signed up from that browser), or to nobody (``None``: an account deleted)."""
+        with self.engine.begin() as conn:
+            return PlainSql(conn).count(
+                "UPDATE game_players SET owner = ? WHERE owner = ?", [to, owner]
+            )
 
     def game(self, game_id: str) -> StoredGame | None:
         """The finished hand ``game_id``, or ``None``."""
@@ -660,6 +701,9 @@ def _store(
             " record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [_game_row(g) for g in games.values()],
         )
+        seats = [(g.id, k, o) for g in games.values() for k, o in enumerate(g.owners) if o]
+        if seats:
+            sql.many("INSERT INTO game_players (game_id, seat, owner) VALUES (?, ?, ?)", seats)
     plain = [(up, tid) for tid, (up, st) in touched.items() if st is None]
     if plain:
         sql.many("UPDATE tables SET updated = ? WHERE id = ?", plain)

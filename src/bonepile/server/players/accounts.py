@@ -19,7 +19,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Index, String, Table
+from sqlalchemy import Column, Float, ForeignKey, Index, String, Table, UniqueConstraint
 from sqlalchemy.exc import IntegrityError
 
 from bonepile.errors import BonepileError
@@ -48,6 +48,8 @@ accounts_t = Table(
     Column("password", String(255), nullable=False),
     Column("created", Float, nullable=False),
     Column("password_changed", Float, nullable=False),
+    Column("owner", String(32), nullable=False),
+    UniqueConstraint("owner", name="uq_accounts_owner"),
 )
 
 sessions_t = Table(
@@ -69,11 +71,19 @@ class NameTaken(BonepileError):
 
 @dataclass(frozen=True)
 class Account:
-    """A signed-up person: ``id`` (never shown to others), ``name`` as they typed it."""
+    """A signed-up person: ``id`` (never shown to others), ``name`` as they typed it, and
+    ``owner``, the id its seats and hands are held under (what a browser's own anonymous id is
+    to a browser), on every device it is signed in on."""
 
     id: str
     name: str
     created: float
+    owner: str
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> Account:
+        """The account of a row of ``id, name, created, owner``."""
+        return cls(str(row[0]), str(row[1]), float(row[2]), str(row[3]))
 
 
 def _session_id(token: str) -> str:
@@ -93,7 +103,7 @@ class Accounts:
         name = parse_name(name)
         check_password(password)
         key = name_key(name)
-        account = Account(secrets.token_hex(16), name, now)
+        account = Account(secrets.token_hex(16), name, now, secrets.token_hex(16))
         hashed = hash_password(password)
         with self.store.engine.begin() as conn:
             sql = PlainSql(conn)
@@ -102,8 +112,8 @@ class Accounts:
             try:
                 sql.many(
                     "INSERT INTO accounts (id, name, name_key, password, created,"
-                    " password_changed) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(account.id, name, key, hashed, now, now)],
+                    " password_changed, owner) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(account.id, name, key, hashed, now, now, account.owner)],
                 )
             except IntegrityError as e:  # the same name signed up meanwhile, elsewhere
                 raise NameTaken("that name, or one that looks like it, is taken") from e
@@ -111,21 +121,25 @@ class Accounts:
 
     def named(self, name: str) -> Account | None:
         """The account called ``name`` (or a look-alike of it), or ``None``."""
-        row = self._row("SELECT id, name, created FROM accounts WHERE name_key = ?", name_key(name))
-        return None if row is None else Account(str(row[0]), str(row[1]), float(row[2]))
+        row = self._row(
+            "SELECT id, name, created, owner FROM accounts WHERE name_key = ?", name_key(name)
+        )
+        return None if row is None else Account.from_row(row)
 
     def check(self, name: str, password: str, now: float) -> Account | None:
         """The account if ``password`` is its password, else ``None``, for an unknown name in
         the same time as for a wrong password. A hash with old parameters is renewed."""
         key = name_key(name) if isinstance(name, str) else ""
-        row = self._row("SELECT id, name, created, password FROM accounts WHERE name_key = ?", key)
-        stored = None if row is None else str(row[3])
+        row = self._row(
+            "SELECT id, name, created, owner, password FROM accounts WHERE name_key = ?", key
+        )
+        stored = None if row is None else str(row[4])
         matched = verify_password(stored, password)  # done whether the name exists or not
         if not matched or row is None or stored is None:
             return None
         if needs_rehash(stored):
             self._set_password(str(row[0]), password, now)
-        return Account(str(row[0]), str(row[1]), float(row[2]))
+        return Account.from_row(row)
 
     def change_password(
         self, account: Account, old: str, new: str, now: float, keep: str | None = None
@@ -142,6 +156,16 @@ class Accounts:
                 [(account.id, "" if keep is None else _session_id(keep))],
             )
         return True
+
+    def new_owner(self, account: Account) -> Account:
+        """The account under a new owner id (signing out everywhere: seat tokens any device
+        was given stop working once the caller hands the seats over)."""
+        renewed = Account(account.id, account.name, account.created, secrets.token_hex(16))
+        with self.store.engine.begin() as conn:
+            PlainSql(conn).many(
+                "UPDATE accounts SET owner = ? WHERE id = ?", [(renewed.owner, account.id)]
+            )
+        return renewed
 
     def delete(self, account: Account) -> None:
         """Delete the account and end every session of it."""
@@ -181,13 +205,13 @@ class Accounts:
             return None
         sid = _session_id(token)
         row = self._row(
-            "SELECT a.id, a.name, a.created, s.created, s.seen FROM account_sessions s"
+            "SELECT a.id, a.name, a.created, a.owner, s.created, s.seen FROM account_sessions s"
             " JOIN accounts a ON a.id = s.account_id WHERE s.id = ?",
             sid,
         )
         if row is None:
             return None
-        created, seen = float(row[3]), float(row[4])
+        created, seen = float(row[4]), float(row[5])
         if now - created > SESSION_LIFE or now - seen > SESSION_IDLE:
             self.close_session(token)
             return None
@@ -196,7 +220,7 @@ class Accounts:
                 PlainSql(conn).many(
                     "UPDATE account_sessions SET seen = ? WHERE id = ?", [(now, sid)]
                 )
-        return Account(str(row[0]), str(row[1]), float(row[2]))
+        return Account.from_row(row)
 
     def close_session(self, token: str) -> None:
         """End the session ``token`` (signing out)."""
@@ -212,15 +236,20 @@ class Accounts:
                 "DELETE FROM account_sessions WHERE account_id = ?", [account.id]
             )
 
-    def sessions(self, account: Account) -> list[tuple[float, float]]:
-        """When each live session of ``account`` began and was last used, newest first."""
+    def sessions(self, account: Account, current: str | None = None) -> list[dict[str, Any]]:
+        """Each live session of ``account``, newest first: when it began and was last used
+        (to the hour), and whether it is ``current`` (the asker's own token)."""
+        this = "" if current is None else _session_id(current)
         with self.store.engine.connect() as conn:
             rows = PlainSql(conn).one(
-                "SELECT created, seen FROM account_sessions WHERE account_id = ?"
+                "SELECT id, created, seen FROM account_sessions WHERE account_id = ?"
                 " ORDER BY created DESC",
                 [account.id],
             )
-        return [(float(c), float(s)) for c, s in rows]
+        return [
+            {"created": float(c), "seen": float(s), "this": bool(this) and sid == this}
+            for sid, c, s in rows
+        ]
 
 
 __all__ = [
