@@ -203,9 +203,12 @@ class Players:
         """End every session of the account and retire every seat token any device of it
         was given (the seats stay the account's). How many sessions ended."""
         assert who.account is not None
+        # the sessions end first: a device told its token retired asks again at once, and
+        # must find itself signed out, not signed in under the new id
+        ended = await asyncio.to_thread(self.accounts.close_all, who.account)
         renewed = await asyncio.to_thread(self.accounts.new_owner, who.account)
         await self.hub.adopt(who.account.owner, renewed.owner)
-        return await asyncio.to_thread(self.accounts.close_all, who.account)
+        return ended
 
     async def change_password(self, who: Identity, body: PasswordChange, request: Request) -> None:
         """Change the password; every other session of the account ends."""

@@ -62,3 +62,22 @@ export async function gameInfo(name) {
   const all = await games();
   return all.find((g) => g.name === name) || null;
 }
+
+let accountPromise = null;
+
+/** Who this browser is signed in as: {signed_in, name}, fetched once (until refreshed). */
+export function account({ refresh = false } = {}) {
+  if (!accountPromise || refresh) {
+    accountPromise = api.get("/api/account").catch((e) => {
+      accountPromise = null;
+      throw e;
+    });
+  }
+  return accountPromise;
+}
+
+/** Remember a new answer about who this browser is (after signing in or out). */
+export function setAccount(me) {
+  accountPromise = Promise.resolve(me);
+  window.dispatchEvent(new CustomEvent("bonepile:account", { detail: me }));
+}

@@ -1,6 +1,23 @@
 // The frame of the ordinary pages: header with navigation, and a footer.
 import { h } from "./dom.js";
 import { themeButton } from "./theme.js";
+import { account } from "./api.js";
+
+/** The header's link to the account page: "Sign in", or the name signed in as. */
+function accountLink() {
+  const link = h("a", { class: ["account-link", location.pathname === "/account" && "active"], href: "/account" }, "Sign in");
+  const show = (me) => {
+    link.textContent = me && me.signed_in ? me.name : "Sign in";
+    link.title = me && me.signed_in ? `Signed in as ${me.name}: your account` : "Sign in or make an account";
+  };
+  account().then(show, () => {});
+  const heard = (e) => {
+    if (link.isConnected) show(e.detail);
+    else window.removeEventListener("bonepile:account", heard);
+  };
+  window.addEventListener("bonepile:account", heard);
+  return link;
+}
 
 export function siteHeader(wide = false) {
   const here = location.pathname;
@@ -8,6 +25,7 @@ export function siteHeader(wide = false) {
   return h("header", { class: ["site-header", wide && "wide"] },
     h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 28, height: 28 }), h("span", {}, "bonepile")),
     h("nav", { class: "site-nav", "aria-label": "Main" }, link("/", "Play"), link("/new", "New table"), link("/replays", "Replays"), link("/rules/super_dominoes", "Rules")),
+    accountLink(),
     themeButton());
 }
 

@@ -6,6 +6,7 @@ import { mountNewTable } from "./newtable.js";
 import { mountTable } from "./table.js";
 import { mountReplays, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
+import { mountAccount } from "./account.js";
 import { toastError } from "./toast.js";
 
 initTheme();
@@ -21,6 +22,7 @@ route(/^\/t\/([A-Za-z0-9_-]+)\/?$/, (root, [id], query) => mountTable(root, id, 
 route(/^\/replays\/?$/, mountReplays);
 route(/^\/replay\/([A-Za-z0-9_-]+)\/?$/, (root, [id], query) => mountReplay(root, id, query));
 route(/^\/rules\/([a-z_]+)\/?$/, (root, [game]) => mountRules(root, game));
+route(/^\/account\/?$/, mountAccount);
 route(/.*/, mountNotFound);
 
 start(document.getElementById("app"));

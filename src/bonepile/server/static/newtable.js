@@ -1,7 +1,7 @@
 // Setting up a table: the game, its options (each with its default and meaning), the seats,
 // a single hand or a match, and an optional clock.
 import { h, local } from "./dom.js";
-import { games } from "./api.js";
+import { games, account } from "./api.js";
 import { toastError } from "./toast.js";
 import { page, loading, errorBox } from "./chrome.js";
 import { createTable } from "./front.js";
@@ -35,6 +35,14 @@ function build(column, all, wanted) {
   const playersSelect = h("select", { id: "players", name: "players" });
   const seatsBox = h("div", { class: "seats-config" });
   const nameInput = h("input", { id: "name", type: "text", maxlength: 24, placeholder: "Your name (optional)", value: local.get("bonepile:name") || "" });
+  const nameNote = h("p", { class: "small muted", hidden: true });
+  account().then((me) => {
+    if (!me.signed_in) return;
+    nameInput.value = me.name;
+    nameInput.disabled = true;
+    nameNote.textContent = "Signed in: you play under your account's name.";
+    nameNote.hidden = false;
+  }, () => {});
   const single = h("input", { type: "radio", name: "kind", value: "single", checked: true });
   const matchRadio = h("input", { type: "radio", name: "kind", value: "match" });
   const targetInput = h("input", { type: "number", min: 1, step: 1, id: "target", class: "short" });
@@ -159,7 +167,7 @@ function build(column, all, wanted) {
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), playersSelect),
     h("div", { class: "field" }, h("span", { class: "label" }, "Seats"), seatsBox,
       h("p", { class: "small muted" }, "Open seats are for friends: send them the table's link.")),
-    h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameInput),
+    h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameInput, nameNote),
     h("div", { class: "field" }, h("span", { class: "label" }, "Length"),
       h("div", { class: "radios" }, h("label", { class: "inline" }, single, " Single hand"), h("label", { class: "inline" }, matchRadio, " Match to a target score"), targetRow),
       matchNote),
@@ -188,7 +196,7 @@ function build(column, all, wanted) {
       if (target !== state.game.target_score) options.target_score = target;
     }
     const name = nameInput.value.trim();
-    if (name) local.set("bonepile:name", name);
+    if (name && !nameInput.disabled) local.set("bonepile:name", name);
     const body = { game: state.game.name, seats, options, match, name };
     if (clockOn.checked) {
       body.clock_minutes = Number(minutes.value) || 5;

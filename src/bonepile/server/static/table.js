@@ -258,7 +258,7 @@ class TablePage {
 
   /** The token was refused (another tab of this browser took a fresh one, or a claim code
    * moved the seat): ask the server again through the cookie, else watch. */
-  async refreshToken() {
+  async refreshToken(again = true) {
     let info = null;
     try {
       info = await api.get(`/api/tables/${encodeURIComponent(this.id)}`);
@@ -266,6 +266,13 @@ class TablePage {
       info = null;
     }
     if (this.destroyed) return;
+    if (again && !(info && info.token)) {
+      // signing up or in, in another tab, moves this browser's seats to its account and
+      // retires their tokens a moment before the browser holds the account's cookie: ask
+      // once more before watching
+      setTimeout(() => { if (!this.destroyed) this.refreshToken(false); }, 1500);
+      return;
+    }
     if (info && info.token) {
       this.token = info.token;
       local.set(TOKEN_KEY(this.id), info.token);
