@@ -264,6 +264,11 @@ class Game(Generic[OptionsT]):
         raise NotImplementedError
 
     # ----------------------------------------------------------------- matches
+    def teams(self, players: int, opts: OptionsT) -> tuple[tuple[int, ...], ...]:
+        """The sides that win and lose together, as tuples of seats (by default every seat
+        plays for itself)."""
+        return tuple((seat,) for seat in range(players))
+
     def target_score(self, opts: OptionsT) -> int | None:
         """The match total that ends a match (``None``: a match is a single hand)."""
         target: int | None = getattr(opts, "target_score", None)

@@ -141,6 +141,12 @@ class LineGame(Game[LineOptions]):
     drawing: ClassVar[bool] = False
     """True in draw: a player who cannot play draws from the boneyard."""
 
+    def teams(self, players: int, opts: LineOptions) -> tuple[tuple[int, ...], ...]:
+        """With ``teams`` and four players, seats 0 and 2 against 1 and 3."""
+        if opts.teams and players == 4:
+            return ((0, 2), (1, 3))
+        return super().teams(players, opts)
+
     def max_pip(self, opts: LineOptions) -> int:
         return opts.max_pip
 
