@@ -5,6 +5,7 @@ passwords are limited per name and per client; a page of another site cannot act
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -289,3 +290,73 @@ def test_a_page_of_another_site_cannot_sign_in_or_act(client: TestClient) -> Non
     assert me(client)["name"] == "Ann"  # nothing changed
     same = {"origin": "http://testserver"}
     assert client.post("/api/account/signout", headers=same).status_code == 200
+
+
+# ------------------------------------------------------------------------------ rated tables
+def rating_of(client: TestClient, name: str, game: str = "block") -> dict[str, Any] | None:
+    got = client.get(f"/api/players/{name}").json()
+    assert "ratings" in got, got
+    return next((r for r in got["ratings"] if r["game"] == game), None)
+
+
+def test_a_rated_table_seats_accounts_only_and_rates_a_leaver_last(client: TestClient) -> None:
+    bad = client.post("/api/tables", json={"game": "block", "seats": ["me", "open"], "rated": True})
+    assert bad.status_code == 401 and bad.json()["error"] == "signed_out"
+    sign_up(client, "Ann")
+    with_bot = client.post(
+        "/api/tables", json={"game": "block", "seats": ["me", "greedy"], "rated": True}
+    )
+    assert with_bot.status_code == 400 and with_bot.json()["error"] == "rated"
+    t = new_table(client, "block", ["me", "open"], rated=True)
+    assert client.get(f"/api/tables/{t['id']}").json()["rated"] is True
+    ann = browser(client)
+    client.cookies.clear()  # an anonymous browser may watch, not sit
+    refused = client.post(f"/api/tables/{t['id']}/join", json={"name": "Eve"})
+    assert refused.status_code == 401 and "sign in" in refused.json()["message"]
+    sign_up(client, "Bob")
+    bob = client.post(f"/api/tables/{t['id']}/join", json={}).json()
+    seats = client.get(f"/api/tables/{t['id']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Bob"]
+    with client.websocket_connect(f"/ws/table/{t['id']}") as wb:
+        wb.send_json({"type": "hello", "token": bob["token"]})
+        receive_state(wb)
+        wb.send_json({"type": "leave"})  # Bob walks out: a bot plays his seat to the end
+        assert wb.receive_json()["code"] == "token"
+    as_browser(client, ann)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as wa:
+        wa.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
+        end = play_to_the_end(wa, receive_state(wa))
+    assert end["status"] == "over"
+    deadline = time.monotonic() + 60  # the settlement runs on its own once the end is stored
+    while rating_of(client, "Bob") is None and time.monotonic() < deadline:
+        time.sleep(0.5)  # within the API's 5 requests a second
+    a, b = rating_of(client, "Ann"), rating_of(client, "Bob")
+    assert a is not None and b is not None
+    assert (a["games"], a["wins"], b["games"], b["wins"]) == (1, 1, 1, 0)  # whoever left lost
+    assert a["rating"] > 1500 > b["rating"] and a["provisional"]
+    history = client.get("/api/players/ann/ratings/block").json()["points"]
+    assert [p["table"] for p in history] == [t["id"]] and history[0]["rating"] == a["rating"]
+    # settled once: the sweep finds nothing more to rate
+    import asyncio
+
+    players = client.app.state.players  # type: ignore[attr-defined]
+    assert asyncio.run(players.rated.sweep()) == 0
+    assert client.get("/api/leaderboard/block").json()["rows"] == []  # still provisional
+
+
+def test_a_player_may_hide_their_hands_from_others(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    t = new_table(client, "block", ["me", "greedy"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"], "since": -1, "width": 40})
+        play_to_the_end(ws, receive_state(ws))
+    page = client.get("/api/players/Ann").json()
+    assert page["you"] and [h["table"] for h in page["hands"]] == [t["id"]]
+    assert client.post("/api/account/privacy", json={"hide_history": True}).status_code == 200
+    ann = browser(client)
+    client.cookies.clear()
+    other = client.get("/api/players/ann").json()
+    assert other["hands"] is None and other["hide_history"] and not other["you"]
+    assert client.get("/api/players/Nobody").status_code == 404
+    as_browser(client, ann)
+    assert client.get("/api/players/Ann").json()["hands"]  # still shown to Ann herself

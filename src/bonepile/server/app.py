@@ -35,9 +35,11 @@ from bonepile.server.commands import Command
 from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_origin
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
+from bonepile.server.players.boards import add_board_routes
 from bonepile.server.players.web import (
     Identity,
     Players,
+    SignedOut,
     add_account_routes,
     anonymous_id,
     players_of,
@@ -142,11 +144,13 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             store = await asyncio.to_thread(Store, settings.database)
             hub = make_hub(settings, store)
         app.state.hub = hub
-        app.state.players = Players(hub, settings.secure_cookies)
+        players = app.state.players = Players(hub, settings.secure_cookies)
         await hub.start()
+        players.rated.start()
         try:
             yield
         finally:
+            players.rated.stop()
             await hub.stop()
             hub.store.close()
 
@@ -173,6 +177,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_account_routes(app)
+    add_board_routes(app)
 
     def the_hub(request: Request | WebSocket) -> Hub:
         got: Hub = request.app.state.hub
@@ -206,6 +211,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     @app.get("/rules/{game}", response_class=HTMLResponse)
     @app.get("/new", response_class=HTMLResponse)
     @app.get("/account", response_class=HTMLResponse)
+    @app.get("/leaderboard", response_class=HTMLResponse)
+    @app.get("/leaderboard/{game}", response_class=HTMLResponse)
+    @app.get("/p/{name}", response_class=HTMLResponse)
     async def page(request: Request) -> HTMLResponse:
         anonymous_id(request)
         return HTMLResponse(index, headers={"Cache-Control": "no-store"})
@@ -255,6 +263,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         if body.clock_minutes is not None:
             clock = (body.clock_minutes * 60.0, float(body.clock_increment))
         who = await identity(request)
+        if body.rated and who.account is None:
+            raise SignedOut("sign in to play a rated table")
         table_id, seat, token = await the_hub(request).create(
             body.game,
             body.seats,
@@ -264,6 +274,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             who.owner,
             body.name if who.account is None else who.account.name,
             address(request),
+            rated=body.rated,
         )
         return {"id": table_id, "seat": seat, "token": token}
 
@@ -282,20 +293,22 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             "seat": None if mine is None else mine[0],
             "token": None if mine is None else mine[1],
             "rematch": room.rematch,
+            "rated": room.config.rated,
         }
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         who = await identity(request)
+        await _may_sit(the_hub(request), table_id, who)
         name = body.name if who.account is None else who.account.name
         seat, token = await the_hub(request).join(table_id, who.owner, name, body.seat)
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/claim")
     async def claim(table_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
-        seat, token = await the_hub(request).claim(
-            table_id, await owner(request), body.code, address(request)
-        )
+        who = await identity(request)
+        await _may_sit(the_hub(request), table_id, who)
+        seat, token = await the_hub(request).claim(table_id, who.owner, body.code, address(request))
         return {"seat": seat, "token": token}
 
     @app.get("/api/lobby")
@@ -459,6 +472,13 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
                 await hub.disconnect(table_id, conn)
 
     return app
+
+
+async def _may_sit(hub: Hub, table_id: str, who: Identity) -> None:
+    """Refuse a browser that is not signed in a seat at a rated table."""
+    table = await hub.load(table_id)
+    if table.room.config.rated and who.account is None:
+        raise SignedOut("this table is rated: sign in to sit here")
 
 
 async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any) -> None:

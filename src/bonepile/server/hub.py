@@ -166,6 +166,8 @@ class Hub:
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
         self._background_next = 0.0
+        self.on_over: Callable[[Room], Awaitable[None]] | None = None
+        """Called (on its own task) with a table's room once its end is stored."""
 
     def counter(self, name: str, limit: int, window: float) -> Counter:
         """A limit of ``limit`` events per key in ``window`` seconds, named ``name``: on a
@@ -356,10 +358,12 @@ class Hub:
         owner: str,
         name: str,
         address: str = "",
+        rated: bool = False,
     ) -> tuple[str, int | None, str | None]:
         """Set up a table; the creator sits at the seat marked ``me`` (if any). Returns the
         table id, the creator's seat and its token. ``owner`` (a browser) and ``address`` (its
-        network address) are held to :class:`Limits`."""
+        network address) are held to :class:`Limits`. A ``rated`` table seats people only,
+        the creator among them (that they are signed in is the caller's to check)."""
         g = get_game(game)
         players = len(seats)
         opts = g.make_options(options)
@@ -375,6 +379,8 @@ class Hub:
         mine = [k for k, s in enumerate(seats) if s == "me"]
         if len(mine) > 1:
             raise RoomError("seats", "you can take one seat")
+        if rated and (not mine or any(s not in ("me", "open") for s in seats)):
+            raise RoomError("rated", "a rated table seats people only, you among them")
         await self._may_create(owner, address)
         config = new_config(
             g.name,
@@ -383,6 +389,7 @@ class Hub:
             ["open" if s in ("me", "open") else s for s in seats],
             match,
             clock,
+            rated=rated,
         )
         table_id = new_table_id()
         now = self.now()
@@ -622,6 +629,7 @@ class Hub:
             "status": room.status,
             "match": room.config.match,
             "clock": room.config.clock,
+            "rated": room.config.rated,
             "seats": [s.public() for s in room.seats],
             "free": sum(s.kind == "open" for s in room.seats),
             "watchers": self.watchers(table),
@@ -789,6 +797,8 @@ class Hub:
                     log.warning("table %s: entries not published: %s", trial.id, e)
             table.stored_hands += len(games)
             table.stored_status = trial.status
+            if status == "over" and self.on_over is not None:
+                self._spawn(self.on_over(trial))
             if any(e["type"] == "move" for _, e in entries):
                 table.last_move = now
         table.room = trial

@@ -155,7 +155,8 @@ def parse_client(raw: str | bytes) -> Any:
 class NewTable(BaseModel):
     """``POST /api/tables``: a table to set up. ``seats`` has one entry per seat: ``"me"`` (the
     creator sits there), ``"open"`` or a bot (``random``, ``greedy``, ``ismcts:easy`` ...);
-    ``clock`` is minutes in the bank and seconds added per move."""
+    ``clock`` is minutes in the bank and seconds added per move; a ``rated`` table seats
+    signed-in people only and moves their ratings at its end."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
@@ -165,6 +166,7 @@ class NewTable(BaseModel):
     clock_minutes: float | None = Field(default=None, gt=0, le=180)
     clock_increment: float = Field(default=0, ge=0, le=600)
     name: str = Field(default="", max_length=40)
+    rated: bool = False
 
 
 class JoinTable(BaseModel):

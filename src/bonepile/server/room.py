@@ -527,7 +527,7 @@ class Room:
         elif kind == "leave":
             s = self.seats[entry["seat"]]
             if entry.get("bot"):
-                s.kind, s.bot, s.left = "bot", entry["bot"], s.name
+                s.kind, s.bot, s.left, s.left_owner = "bot", entry["bot"], s.name, s.owner
                 s.name = f"{s.name} (left)"
             else:
                 s.kind, s.name = "open", ""
@@ -615,6 +615,7 @@ class Room:
             "players": self.config.players,
             "match": self.config.match,
             "clock": None if self.config.clock is None else list(self.config.clock),
+            "rated": self.config.rated,
             "seats": seats,
             "you": seat,
             "claim": None if seat is None else shown_claim(self.seats[seat].claim),

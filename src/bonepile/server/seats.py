@@ -79,6 +79,9 @@ class Seat:
     away_bot: bool = False
     away_why: str = ""
     left: str = ""
+    left_owner: str | None = None
+    """The browser (or account) id of the person who left (never shown: a rated table's end
+    counts the seat as theirs)."""
     bank: float | None = None
     connected: int = 0
     gone_since: float | None = None
@@ -116,6 +119,8 @@ class TableConfig:
     clock: tuple[float, float] | None = None
     board: Mapping[str, Any] | None = None
     seeds: int = 2
+    rated: bool = False
+    """Every seat is a signed-in person's, and the end moves their ratings."""
 
     def hand_seed(self, index: int) -> int:
         """The seed hand ``index`` (from 0) is dealt from, as :attr:`seeds` says."""
@@ -135,6 +140,7 @@ class TableConfig:
             "clock": None if self.clock is None else list(self.clock),
             "board": None if self.board is None else dict(self.board),
             "seeds": self.seeds,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -151,6 +157,7 @@ class TableConfig:
             clock=None if clock is None else (float(clock[0]), float(clock[1])),
             board=data.get("board"),
             seeds=int(data.get("seeds", 1)),
+            rated=bool(data.get("rated", False)),
         )
 
 
@@ -172,10 +179,11 @@ def new_config(
     match: bool,
     clock: tuple[float, float] | None = None,
     board: Mapping[str, Any] | None = None,
+    rated: bool = False,
 ) -> TableConfig:
     """A table configuration with a fresh secret match seed."""
     return TableConfig(
-        game, players, dict(options), tuple(seats), match, random_seed(), clock, board
+        game, players, dict(options), tuple(seats), match, random_seed(), clock, board, rated=rated
     )
 
 

@@ -559,9 +559,11 @@ class Store:
         before: float | None = None,
         table_id: str | None = None,
         owner: str | None = None,
+        game: str | None = None,
     ) -> list[StoredGame]:
         """Finished hands, newest first: ``limit`` of them, finished before ``before``, of the
-        table ``table_id``, played by the id ``owner`` (a browser's or an account's)."""
+        table ``table_id``, played by the id ``owner`` (a browser's or an account's), of the
+        game ``game``."""
         query = select(games_t).order_by(games_t.c.finished.desc(), games_t.c.id).limit(limit)
         if before is not None:
             query = query.where(games_t.c.finished < before)
@@ -570,6 +572,8 @@ class Store:
         if owner is not None:
             played = select(game_players_t.c.game_id).where(game_players_t.c.owner == owner)
             query = query.where(games_t.c.id.in_(played))
+        if game is not None:
+            query = query.where(games_t.c.game == game)
         with self.engine.connect() as conn:
             return [_game(r) for r in conn.execute(query)]
 

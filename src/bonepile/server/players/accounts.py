@@ -19,7 +19,17 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Index, String, Table, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    String,
+    Table,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.exc import IntegrityError
 
 from bonepile.errors import BonepileError
@@ -49,6 +59,7 @@ accounts_t = Table(
     Column("created", Float, nullable=False),
     Column("password_changed", Float, nullable=False),
     Column("owner", String(32), nullable=False),
+    Column("hide_history", Boolean, nullable=False, server_default=false()),
     UniqueConstraint("owner", name="uq_accounts_owner"),
 )
 
@@ -156,6 +167,18 @@ class Accounts:
                 [(account.id, "" if keep is None else _session_id(keep))],
             )
         return True
+
+    def hides_history(self, account_id: str) -> bool:
+        """Whether the account keeps its finished hands from others' eyes."""
+        row = self._row("SELECT hide_history FROM accounts WHERE id = ?", account_id)
+        return bool(row and row[0])
+
+    def hide_history(self, account: Account, hide: bool) -> None:
+        """Show the account's finished hands on its page to everyone, or to itself only."""
+        with self.store.engine.begin() as conn:
+            PlainSql(conn).many(
+                "UPDATE accounts SET hide_history = ? WHERE id = ?", [(hide, account.id)]
+            )
 
     def new_owner(self, account: Account) -> Account:
         """The account under a new owner id (signing out everywhere: seat tokens any device

@@ -28,6 +28,8 @@ from bonepile.server.hub import Hub
 from bonepile.server.limits import TooMany, wait_text
 from bonepile.server.players.accounts import SESSION_LIFE, Account, Accounts
 from bonepile.server.players.names import name_key
+from bonepile.server.players.rated import RatedTables
+from bonepile.server.players.ratings import Ratings
 
 HASHES_AT_ONCE = 4
 """Password hashes computed at once by one process (each takes 64 MiB for a tenth of a second):
@@ -85,6 +87,9 @@ class Players:
     def __init__(self, hub: Hub, secure: bool = False) -> None:
         self.hub = hub
         self.accounts = Accounts(hub.store)
+        self.ratings = Ratings(hub.store)
+        self.rated = RatedTables(hub, self.ratings)
+        hub.on_over = self.rated.ended
         self.cookie = "__Host-bonepile_signin" if secure else "bonepile_signin"
         self.secure = secure
         limits = hub.limits
@@ -235,6 +240,7 @@ class Players:
         holds go to this browser alone (its games can end)."""
         assert who.account is not None
         account = await self.check(who.account.name, body.password, request)
+        await asyncio.to_thread(self.ratings.forget, account.id)
         await asyncio.to_thread(self.accounts.delete, account)
         await asyncio.to_thread(self.hub.store.move_games, account.owner, None)
         mine = self.forget(request, response)
@@ -246,10 +252,19 @@ class Players:
         account = who.account
         sessions = await asyncio.to_thread(self.accounts.sessions, account, who.token)
         games = await asyncio.to_thread(self.hub.store.games, 10_000, None, None, account.owner)
+        standings = await asyncio.to_thread(self.ratings.standings, account.id)
+        history = {
+            f"{s.game}/{s.players}": await asyncio.to_thread(
+                self.ratings.history, account.id, s.game, s.players
+            )
+            for s in standings
+        }
         return {
             "account": {"name": account.name, "created": account.created},
             "password": "kept only as an Argon2id hash, which is never shown",
             "sessions": sessions,
+            "ratings": [s.to_json() for s in standings],
+            "rating_history": history,
             "hands": [
                 {"id": g.id, "game": g.game, "names": g.names, "finished": g.finished}
                 for g in games

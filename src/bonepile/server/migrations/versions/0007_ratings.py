@@ -1,4 +1,5 @@
-"""Ratings (one per account, game and player count), their history, and the tables rated.
+"""Ratings (one per account, game and player count), their history, the tables rated, and
+whether an account shows its finished hands to others.
 
 Revision ID: 0007
 """
@@ -25,6 +26,10 @@ def _account() -> sa.Column[str]:
 
 def upgrade() -> None:
     """Create the ratings, their history and the rated tables."""
+    with op.batch_alter_table("accounts") as batch:
+        batch.add_column(
+            sa.Column("hide_history", sa.Boolean, nullable=False, server_default=sa.false())
+        )
     op.create_table(
         "ratings",
         _account(),
@@ -67,3 +72,5 @@ def downgrade() -> None:
     op.drop_table("rating_history")
     op.drop_index("ix_ratings_board", "ratings")
     op.drop_table("ratings")
+    with op.batch_alter_table("accounts") as batch:
+        batch.drop_column("hide_history")

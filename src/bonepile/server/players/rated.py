@@ -1,0 +1,115 @@
+"""Rated tables: who may sit at one, and the settlement of its ratings once its end is stored.
+
+A rated table seats signed-in people only (the creator, and whoever joins or claims a seat
+while signed in). At its end the hub calls :meth:`RatedTables.ended`, which rates it once
+(:meth:`~bonepile.server.players.ratings.Ratings.settle`); a sweep at start and every
+:data:`SWEEP_EVERY` seconds rates any rated table whose end was stored but whose settlement was
+not (its process died in between), so a rating is never lost and never counted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from bonepile.games import get_game
+from bonepile.server.hub import Hub
+from bonepile.server.players.ratings import Ratings, finishing_ranks
+from bonepile.server.room import Room, RoomError
+from bonepile.server.store import PlainSql
+
+log = logging.getLogger("bonepile.server")
+
+SWEEP_EVERY = 300.0
+"""Seconds between two looks for rated tables that ended without their settlement."""
+
+
+class RatedTables:
+    """Settles the rated tables of a hub's database."""
+
+    def __init__(self, hub: Hub, ratings: Ratings) -> None:
+        self.hub = hub
+        self.ratings = ratings
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def ended(self, room: Room) -> None:
+        """Rate ``room``'s table if it is rated (its end is stored)."""
+        if not room.config.rated or room.status != "over":
+            return
+        try:
+            await asyncio.to_thread(self.settle, room)
+        except Exception:  # the sweep tries again
+            log.exception("table %s: its ratings could not be settled now", room.id)
+
+    def settle(self, room: Room) -> bool:
+        """Rate the finished rated table of ``room`` (in a thread); False if it was rated
+        before, or cannot be (a seat that is not an account's)."""
+        owners = [s.owner or s.left_owner for s in room.seats]
+        accounts = self._accounts(owners)
+        if any(a is None for a in accounts):
+            log.warning("table %s: a seat is no account's, so it is not rated", room.id)
+            return False
+        config = room.config
+        game = get_game(config.game)
+        teams = game.teams(config.players, game.make_options(config.options))
+        ranks = finishing_ranks(
+            room.match.totals, room.match.winners, [bool(s.left) for s in room.seats]
+        )
+        ids = [a for a in accounts if a is not None]
+        return self.ratings.settle(room.id, config.game, teams, ids, ranks, self.hub.now())
+
+    def _accounts(self, owners: Sequence[str | None]) -> list[str | None]:
+        known = [o for o in owners if o]
+        if not known:
+            return [None for _ in owners]
+        marks = ", ".join("?" for _ in known)
+        with self.hub.store.engine.connect() as conn:
+            rows = PlainSql(conn).one(
+                f"SELECT owner, id FROM accounts WHERE owner IN ({marks})", known
+            )
+        found = {str(o): str(i) for o, i in rows}
+        return [found.get(o) if o else None for o in owners]
+
+    # ------------------------------------------------------------------ the sweep
+    def unsettled(self) -> list[str]:
+        """Rated tables whose end is stored and whose ratings are not."""
+        with self.hub.store.engine.connect() as conn:
+            rows = PlainSql(conn).one(
+                "SELECT t.id FROM tables t LEFT JOIN rated_tables r ON r.table_id = t.id"
+                " WHERE t.status = 'over' AND r.table_id IS NULL AND t.config LIKE ?",
+                ['%"rated":true%'],
+            )
+        return [str(r[0]) for r in rows]
+
+    async def sweep(self) -> int:
+        """Rate every table :meth:`unsettled` finds; how many were rated."""
+        done = 0
+        for table_id in await asyncio.to_thread(self.unsettled):
+            try:
+                table = await self.hub.load(table_id)
+                done += await asyncio.to_thread(self.settle, table.room)
+            except (RoomError, OSError) as e:
+                log.warning("table %s: not rated yet: %s", table_id, e)
+        return done
+
+    def start(self) -> None:
+        """Sweep now and every :data:`SWEEP_EVERY` seconds (until :meth:`stop`)."""
+
+        async def forever() -> None:
+            while True:
+                try:
+                    await self.sweep()
+                except Exception:
+                    log.exception("the sweep of rated tables failed")
+                await asyncio.sleep(SWEEP_EVERY)
+
+        self._sweeper = asyncio.create_task(forever())
+
+    def stop(self) -> None:
+        """Stop the sweep."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+
+
+__all__ = ["SWEEP_EVERY", "RatedTables"]
