@@ -82,6 +82,7 @@ def add_board_routes(app: FastAPI) -> None:
                 {
                     "id": g.id,
                     "table": g.table_id,
+                    "hand": g.hand,
                     "game": g.game,
                     "names": g.names,
                     "finished": g.finished,

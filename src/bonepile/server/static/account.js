@@ -145,7 +145,7 @@ function signedIn(me, column) {
 
   return [
     h("h1", {}, me.name),
-    h("p", { class: "muted" }, `Account made ${when(me.created)}.`),
+    h("p", { class: "muted" }, `Account made ${when(me.created)}. `, h("a", { href: `/p/${encodeURIComponent(me.name)}` }, "Your page: ratings and finished hands")),
     h("section", { class: "panel account-section" },
       h("h2", {}, "Signed in"),
       sessions,

@@ -24,7 +24,7 @@ export function siteHeader(wide = false) {
   const link = (href, text) => h("a", { href, class: here === href || (href !== "/" && here.startsWith(href)) ? "active" : "" }, text);
   return h("header", { class: ["site-header", wide && "wide"] },
     h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 28, height: 28 }), h("span", {}, "bonepile")),
-    h("nav", { class: "site-nav", "aria-label": "Main" }, link("/", "Play"), link("/new", "New table"), link("/replays", "Replays"), link("/rules/super_dominoes", "Rules")),
+    h("nav", { class: "site-nav", "aria-label": "Main" }, link("/", "Play"), link("/new", "New table"), link("/replays", "Replays"), link("/leaderboard", "Players"), link("/rules/super_dominoes", "Rules")),
     accountLink(),
     themeButton());
 }

@@ -85,7 +85,7 @@ function renderLobby(list, tables) {
     return h("div", { class: "lobby-row", "data-table": t.id },
       h("div", { class: "lobby-main" },
         h("div", { class: "lobby-title" }, t.title || t.game, h("span", { class: ["tag", t.status === "open" ? "tag-open" : ""] }, t.status === "open" ? `${t.free} open` : "playing"),
-          t.match ? h("span", { class: "tag" }, "match") : null, t.clock ? h("span", { class: "tag" }, `${Math.round(t.clock[0] / 60)}+${t.clock[1]}`) : null),
+          t.match ? h("span", { class: "tag" }, "match") : null, t.rated ? h("span", { class: "tag tag-open" }, "rated") : null, t.clock ? h("span", { class: "tag" }, `${Math.round(t.clock[0] / 60)}+${t.clock[1]}`) : null),
         h("div", { class: "lobby-seats" }, seats)),
       h("div", { class: "lobby-actions" }, join, h("a", { class: "btn btn-ghost btn-small", href: `/t/${t.id}?watch=1`, "data-action": "watch" }, "Watch")));
   }));

@@ -7,6 +7,7 @@ import { mountTable } from "./table.js";
 import { mountReplays, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountAccount } from "./account.js";
+import { mountLeaderboard, mountPlayer } from "./players.js";
 import { toastError } from "./toast.js";
 
 initTheme();
@@ -23,6 +24,8 @@ route(/^\/replays\/?$/, mountReplays);
 route(/^\/replay\/([A-Za-z0-9_-]+)\/?$/, (root, [id], query) => mountReplay(root, id, query));
 route(/^\/rules\/([a-z_]+)\/?$/, (root, [game]) => mountRules(root, game));
 route(/^\/account\/?$/, mountAccount);
+route(/^\/leaderboard(?:\/([a-z_]+))?\/?$/, (root, params, query) => mountLeaderboard(root, params, query));
+route(/^\/p\/([A-Za-z0-9_-]+)\/?$/, (root, params, query) => mountPlayer(root, params, query));
 route(/.*/, mountNotFound);
 
 start(document.getElementById("app"));

@@ -36,8 +36,19 @@ function build(column, all, wanted) {
   const seatsBox = h("div", { class: "seats-config" });
   const nameInput = h("input", { id: "name", type: "text", maxlength: 24, placeholder: "Your name (optional)", value: local.get("bonepile:name") || "" });
   const nameNote = h("p", { class: "small muted", hidden: true });
+  const ratedBox = h("input", { type: "checkbox", id: "rated" });
+  const ratedRow = h("div", { class: "field", hidden: true }, h("label", { class: "inline" }, ratedBox, " Rated"),
+    h("p", { class: "small muted" }, "Every seat a signed-in person (you and open seats for others): the end moves everyone's rating. Whoever leaves a rated table before its end loses."));
+  ratedBox.addEventListener("change", () => {
+    if (!ratedBox.checked) return;
+    // a rated table seats people only: every bot's seat becomes an open one
+    for (const select of seatsBox.querySelectorAll("select")) {
+      if (select.value !== "me" && select.value !== "open") select.value = "open";
+    }
+  });
   account().then((me) => {
     if (!me.signed_in) return;
+    ratedRow.hidden = false;
     nameInput.value = me.name;
     nameInput.disabled = true;
     nameNote.textContent = "Signed in: you play under your account's name.";
@@ -174,6 +185,7 @@ function build(column, all, wanted) {
     h("div", { class: "field" }, h("label", { class: "inline" }, clockOn, " Play with a clock"), clockRow,
       h("p", { class: "small muted" }, "When a player's time runs out, a bot makes that move.")),
     h("details", { class: "field options-details" }, optionsSummary, h("p", { class: "small muted" }, "Every disputed rule is an option; the defaults are the usual game. ", "See the rules page for details."), optionsBox),
+    ratedRow,
     errors,
     h("div", { class: "form-actions" }, submit));
 
@@ -185,6 +197,10 @@ function build(column, all, wanted) {
     for (const [name, read] of inputs) {
       const v = read();
       if (v !== undefined) options[name] = v;
+    }
+    if (ratedBox.checked && seats.some((spec) => spec !== "me" && spec !== "open")) {
+      errors.replaceChildren(h("div", { class: "error-box", role: "alert" }, "A rated table seats people only: make every seat you or an open seat."));
+      return;
     }
     const match = matchRadio.checked;
     if (match) {
@@ -198,6 +214,7 @@ function build(column, all, wanted) {
     const name = nameInput.value.trim();
     if (name && !nameInput.disabled) local.set("bonepile:name", name);
     const body = { game: state.game.name, seats, options, match, name };
+    if (ratedBox.checked) body.rated = true;
     if (clockOn.checked) {
       body.clock_minutes = Number(minutes.value) || 5;
       body.clock_increment = Number(increment.value) || 0;

@@ -19,6 +19,19 @@ function when(t) {
   }
 }
 
+/** One finished hand in a list, opening its replay (``titles``: game name to title). */
+export function replayRow(r, titles) {
+  const names = distinctNames(r.names);
+  const name = namer(names, null);
+  const result = r.summary && r.summary.result ? describeResult(r.summary.result, name) : "";
+  const hand = r.hand || Number(String(r.id).split("-").pop()) || 1;
+  return h("a", { class: "replay-row", href: `/replay/${r.id}` },
+    h("span", { class: "replay-game" }, titles[r.game] || r.game, h("span", { class: "muted small" }, ` · hand ${hand}`)),
+    h("span", { class: "replay-players" }, names.map((n, k) => h("span", { class: "lobby-seat" }, h("span", { class: "seat-dot", style: { background: seatColor(k) } }), n))),
+    h("span", { class: "replay-result small" }, result),
+    h("span", { class: "replay-date small muted" }, when(r.finished)));
+}
+
 export function mountReplays(root) {
   const list = h("div", { class: "replay-list" }, loading());
   const more = h("button", { type: "button", class: "btn btn-secondary", hidden: true }, "Older games");
@@ -34,16 +47,7 @@ export function mountReplays(root) {
       const rows = await api.get(`/api/replays${last ? `?before=${last}` : ""}`);
       if (first) list.replaceChildren();
       if (first && !rows.length) list.append(h("p", { class: "muted" }, "No finished games yet. ", h("a", { href: "/" }, "Play one!")));
-      for (const r of rows) {
-        const names = distinctNames(r.names);
-        const name = namer(names, null);
-        const result = r.summary && r.summary.result ? describeResult(r.summary.result, name) : "";
-        list.append(h("a", { class: "replay-row", href: `/replay/${r.id}` },
-          h("span", { class: "replay-game" }, titles[r.game] || r.game, h("span", { class: "muted small" }, ` · hand ${r.hand}`)),
-          h("span", { class: "replay-players" }, names.map((n, k) => h("span", { class: "lobby-seat" }, h("span", { class: "seat-dot", style: { background: seatColor(k) } }), n))),
-          h("span", { class: "replay-result small" }, result),
-          h("span", { class: "replay-date small muted" }, when(r.finished))));
-      }
+      for (const r of rows) list.append(replayRow(r, titles));
       if (rows.length) last = rows[rows.length - 1].finished;
       more.hidden = rows.length < 50;
     } catch (e) {

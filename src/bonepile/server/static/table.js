@@ -426,6 +426,7 @@ class TablePage {
     const parts = [];
     if (st.match) parts.push(`Hand ${st.hand_number}`, st.target ? `to ${st.target}` : "match");
     else parts.push("Single hand");
+    if (st.rated) parts.push("Rated");
     const watchers = Number.isInteger(st.watchers) ? st.watchers : 0;
     const watching = watchers > 0
       ? h("span", { class: "watchers", title: `${watchers} spectator${watchers === 1 ? "" : "s"} connected${st.you === null ? " (you among them)" : ""}` },

@@ -1,0 +1,149 @@
+// Players: the leaderboard of each game, and a player's page (ratings, the rating's history
+// drawn as a chart, finished hands opening their replays, and, on your own page, whether
+// others may see those hands).
+import { h, s } from "./dom.js";
+import { api, games, account } from "./api.js";
+import { navigate } from "./router.js";
+import { toast } from "./toast.js";
+import { page, loading, errorBox } from "./chrome.js";
+import { replayRow } from "./replay.js";
+
+/** A rating as shown: "1,632", or "1,500?" while provisional. */
+export function ratingText(r) {
+  return `${Math.round(r.rating).toLocaleString("en-US")}${r.provisional ? "?" : ""}`;
+}
+
+function counts(game) {
+  const [low, high] = game.players;
+  return Array.from({ length: high - low + 1 }, (_, k) => low + k);
+}
+
+export function mountLeaderboard(root, params, query) {
+  const column = page(root, "leaderboard-page", h("h1", {}, "Leaderboard"), loading());
+  document.title = "Leaderboard · bonepile";
+  let destroyed = false;
+  games().then((all) => {
+    if (destroyed) return;
+    const game = all.find((g) => g.name === params[0]) || all[0];
+    const players = Number(query.get("players")) || game.players[0];
+    const tabs = h("nav", { class: "rules-nav", "aria-label": "Games" }, all.map((g) =>
+      h("a", { href: `/leaderboard/${g.name}`, class: g === game ? "active" : "", "aria-current": g === game ? "page" : null }, g.title)));
+    const sizes = counts(game).length > 1 ? h("div", { class: "radios player-counts" }, counts(game).map((n) =>
+      h("a", { class: ["btn", "btn-small", n === players ? "btn-primary" : "btn-secondary"], href: `/leaderboard/${game.name}?players=${n}` }, `${n} players`))) : null;
+    const table = h("div", { class: "board-rows" }, loading());
+    column.replaceChildren(h("h1", {}, "Leaderboard"),
+      h("p", { class: "muted" }, "Ratings from rated tables (every seat a signed-in person). A rating shows here after 10 rated tables of the game at that number of players."),
+      tabs, sizes, table);
+    document.title = `${game.title} leaderboard · bonepile`;
+    api.get(`/api/leaderboard/${game.name}?players=${players}`).then((got) => {
+      if (!got.rows.length) {
+        table.replaceChildren(h("p", { class: "muted" }, `No established ratings in ${game.title} at ${players} players yet. Play rated tables: New table, then “Rated”.`));
+        return;
+      }
+      table.replaceChildren(h("table", { class: "leaderboard" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"), h("th", { scope: "col", class: "num" }, "Won"))),
+        h("tbody", {}, got.rows.map((r, k) => h("tr", {},
+          h("td", {}, String(k + 1)),
+          h("td", {}, h("a", { href: `/p/${encodeURIComponent(r.name)}` }, r.name)),
+          h("td", { class: "num" }, ratingText(r), h("span", { class: "muted small" }, ` ±${r.deviation * 2}`)),
+          h("td", { class: "num" }, String(r.games)),
+          h("td", { class: "num" }, `${Math.round((100 * r.wins) / Math.max(1, r.games))}%`))))));
+    }).catch((e) => table.replaceChildren(errorBox(e.message)));
+  }).catch((e) => column.replaceChildren(h("h1", {}, "Leaderboard"), errorBox(e.message)));
+  return () => { destroyed = true; };
+}
+
+/** The rating after each rated table, as an SVG line chart with its ±1 deviation band. */
+export function ratingChart(points) {
+  const W = 640, H = 230, L = 62, R = 12, T = 14, B = 30;
+  const values = points.map((p) => p.rating);
+  const lo = Math.min(...values), hi = Math.max(...values);
+  const span = Math.max(100, hi - lo + 100);
+  const step = [25, 50, 100, 200, 250, 500, 1000].find((k) => span / k <= 5) || 1000;
+  const min = Math.floor((lo - 50) / step) * step;
+  const max = Math.ceil((hi + 50) / step) * step;
+  const n = points.length;
+  const x = (k) => L + (n === 1 ? (W - L - R) / 2 : (k * (W - L - R)) / (n - 1));
+  const y = (v) => T + ((max - Math.max(min, Math.min(max, v))) * (H - T - B)) / (max - min);
+  const band = points.map((p, k) => `${x(k)},${y(p.rating + p.deviation)}`).concat(points.map((p, k) => `${x(k)},${y(p.rating - p.deviation)}`).reverse()).join(" ");
+  const line = points.map((p, k) => `${x(k)},${y(p.rating)}`).join(" ");
+  const ticks = [];
+  for (let v = min; v <= max; v += step) ticks.push(v);
+  const last = points[n - 1];
+  return s("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Rating over ${n} rated table${n === 1 ? "" : "s"}, now ${last.rating}` },
+    ticks.map((v) => s("g", {}, s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }), s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toLocaleString("en-US")))),
+    s("polygon", { points: band, class: "band" }),
+    s("polyline", { points: line, class: "line" }),
+    points.map((p, k) => s("circle", { cx: x(k), cy: y(p.rating), r: n > 60 ? 1.5 : 3.5, class: p.rank === 1 ? "won" : "lost" },
+      s("title", {}, `${p.rating} after rated table ${k + 1}${p.rank === 1 ? " (won)" : ""}`))),
+    s("text", { x: L, y: H - 6, class: "tick" }, "first rated table"),
+    s("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "tick" }, n === 1 ? "" : `table ${n}`));
+}
+
+export function mountPlayer(root, [name], query) {
+  const column = page(root, "narrow player-page", loading());
+  document.title = `${name} · bonepile`;
+  let destroyed = false;
+  const wanted = query.get("game");
+  Promise.all([api.get(`/api/players/${encodeURIComponent(name)}${wanted ? `?game=${encodeURIComponent(wanted)}` : ""}`), games().catch(() => []), account().catch(() => null)]).then(([p, all]) => {
+    if (destroyed) return;
+    const titles = Object.fromEntries(all.map((g) => [g.name, g.title]));
+    document.title = `${p.name} · bonepile`;
+    const chartBox = h("div", { class: "chart-box" });
+    const showHistory = (r) => {
+      chartBox.replaceChildren(loading());
+      api.get(`/api/players/${encodeURIComponent(p.name)}/ratings/${r.game}?players=${r.players}`).then((got) => {
+        chartBox.replaceChildren(h("h3", {}, `${titles[r.game] || r.game}, ${r.players} players`), got.points.length ? ratingChart(got.points) : h("p", { class: "muted" }, "No rated tables yet."));
+      }).catch((e) => chartBox.replaceChildren(errorBox(e.message)));
+    };
+    const cards = p.ratings.map((r) => {
+      const card = h("button", { type: "button", class: "rating-card", "aria-label": `${titles[r.game] || r.game}, ${r.players} players: rating ${ratingText(r)}` },
+        h("span", { class: "rating-game" }, titles[r.game] || r.game, h("span", { class: "muted small" }, ` · ${r.players} players`)),
+        h("span", { class: "rating-value" }, ratingText(r)),
+        h("span", { class: "muted small" }, `${r.games} rated · ${r.wins} won${r.provisional ? " · provisional" : ""}`));
+      card.addEventListener("click", () => showHistory(r));
+      return card;
+    });
+    const ratings = p.ratings.length
+      ? h("div", {}, h("div", { class: "rating-cards" }, cards), chartBox)
+      : h("p", { class: "muted" }, "No rated tables yet.");
+    if (p.ratings.length) showHistory(p.ratings[0]);
+
+    const list = h("div", { class: "replay-list" });
+    let hands;
+    if (p.hands === null) {
+      hands = h("p", { class: "muted" }, `${p.name} keeps their finished hands to themselves.`);
+    } else {
+      const filter = h("select", { "aria-label": "Game" }, h("option", { value: "" }, "Every game"), all.map((g) => h("option", { value: g.name, selected: g.name === wanted }, g.title)));
+      filter.addEventListener("change", () => {
+        navigate(`/p/${encodeURIComponent(p.name)}${filter.value ? `?game=${filter.value}` : ""}`, { replace: true });
+      });
+      for (const r of p.hands) list.append(replayRow(r, titles));
+      if (!p.hands.length) list.append(h("p", { class: "muted" }, "No finished hands yet."));
+      hands = h("div", {}, h("div", { class: "list-tools" }, filter), list);
+    }
+    let privacy = null;
+    if (p.you) {
+      const box = h("input", { type: "checkbox", checked: p.hide_history });
+      box.addEventListener("change", async () => {
+        box.disabled = true;
+        try {
+          await api.post("/api/account/privacy", { hide_history: box.checked });
+          toast(box.checked ? "Your finished hands are shown to you only" : "Your finished hands are shown to everyone", "good");
+        } catch (e) {
+          box.checked = !box.checked;
+          toast(e.message, "error");
+        } finally {
+          box.disabled = false;
+        }
+      });
+      privacy = h("label", { class: "inline privacy" }, box, "Hide my finished hands from others");
+    }
+    column.replaceChildren(
+      h("h1", {}, p.name),
+      h("p", { class: "muted" }, `Playing since ${new Date(p.created * 1000).toLocaleDateString(undefined, { dateStyle: "medium" })}.`, p.you ? h("span", {}, " ", h("a", { href: "/account" }, "Your account")) : null),
+      h("section", { class: "panel account-section" }, h("h2", {}, "Ratings"), ratings),
+      h("section", { class: "panel account-section" }, h("h2", {}, "Finished hands"), privacy, hands));
+  }).catch((e) => column.replaceChildren(h("h1", {}, name), errorBox(e.message)));
+  return () => { destroyed = true; };
+}
