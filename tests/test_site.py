@@ -177,9 +177,7 @@ def _refused(command: list[str]) -> str:
     return lines[0]
 
 
-def test_a_process_that_would_split_the_site_refuses_to_start(
-    site: Site, tmp_path: Path
-) -> None:
+def test_a_process_that_would_split_the_site_refuses_to_start(site: Site, tmp_path: Path) -> None:
     site.add()
     port = ["--port", str(free_port()), "--data", str(tmp_path / "other")]
     alone = _refused([*port, "--database", site.url])
@@ -362,3 +360,31 @@ def test_an_account_is_the_same_on_every_process_and_its_guesses_are_counted_onc
     assert codes == [401, 401, 401, 429], codes
     ann.post(b, "/api/account/signout-everywhere", {})
     assert laptop.get(a, "/api/account")["signed_in"] is False
+
+
+def test_two_strangers_asking_two_processes_at_once_get_one_table(site: Site) -> None:
+    a, b = site.add(), site.add()
+    ann, bob = Browser(), Browser()
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:  # both ask at once, each through its own process
+        asks = [
+            pool.submit(who.post, server, "/api/pairing", {"game": "block", "name": name})
+            for who, server, name in ((ann, a, "Ann"), (bob, b, "Bob"))
+        ]
+        seeks = [f.result() for f in asks]
+    tables: list[str | None] = [s.get("table") for s in seeks]  # seated at once, or later
+    deadline = time.monotonic() + 60
+    while None in tables and time.monotonic() < deadline:
+        for k, (who, server) in enumerate(((ann, a), (bob, b))):
+            if tables[k] is None:
+                got = who.get(server, f"/api/pairing/{seeks[k]['id']}")
+                tables[k] = got.get("table")
+        time.sleep(0.3)
+    assert tables[0] is not None and tables[0] == tables[1], tables
+    seats = {
+        ann.get(b, f"/api/tables/{tables[0]}")["seat"],
+        bob.get(a, f"/api/tables/{tables[0]}")["seat"],
+    }
+    assert seats == {0, 1}
+    assert site._rows("SELECT COUNT(*) FROM tables")[0][0] == 1  # one table, never two

@@ -227,6 +227,7 @@ def test_the_migrations_build_exactly_the_models(make_store) -> None:  # type: i
     pytest.importorskip("argon2")
     pytest.importorskip("openskill")
     import bonepile.server.players.accounts
+    import bonepile.server.players.pairing
     import bonepile.server.players.ratings  # noqa: F401 - and its
 
     s = make_store()

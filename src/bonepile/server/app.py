@@ -36,6 +36,7 @@ from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_o
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.players.boards import add_board_routes
+from bonepile.server.players.pairing_api import add_pairing_routes
 from bonepile.server.players.web import (
     Identity,
     Players,
@@ -178,6 +179,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_account_routes(app)
     add_board_routes(app)
+    add_pairing_routes(app)
 
     def the_hub(request: Request | WebSocket) -> Hub:
         got: Hub = request.app.state.hub

@@ -359,11 +359,16 @@ class Hub:
         name: str,
         address: str = "",
         rated: bool = False,
+        table_id: str | None = None,
+        paired: bool = False,
     ) -> tuple[str, int | None, str | None]:
         """Set up a table; the creator sits at the seat marked ``me`` (if any). Returns the
         table id, the creator's seat and its token. ``owner`` (a browser) and ``address`` (its
         network address) are held to :class:`Limits`. A ``rated`` table seats people only,
-        the creator among them (that they are signed in is the caller's to check)."""
+        the creator among them (that they are signed in is the caller's to check);
+        ``table_id`` names the table (by default a new random id); a table ``paired`` by
+        quick pairing is not counted against its first player's limits (their seat in the pool
+        was)."""
         g = get_game(game)
         players = len(seats)
         opts = g.make_options(options)
@@ -381,7 +386,7 @@ class Hub:
             raise RoomError("seats", "you can take one seat")
         if rated and (not mine or any(s not in ("me", "open") for s in seats)):
             raise RoomError("rated", "a rated table seats people only, you among them")
-        await self._may_create(owner, address)
+        await self._may_create(owner, address, counted=not paired)
         config = new_config(
             g.name,
             players,
@@ -391,7 +396,7 @@ class Hub:
             clock,
             rated=rated,
         )
-        table_id = new_table_id()
+        table_id = table_id or new_table_id()
         now = self.now()
         room = open_room(table_id, config, now, self.token_key)
         seat, token = None, None
@@ -400,13 +405,15 @@ class Hub:
         await self._new_table(room, owner, now)
         return table_id, seat, token
 
-    async def _may_create(self, owner: str, address: str) -> None:
-        """Refuse a new table past the creator's limits or the server's."""
+    async def _may_create(self, owner: str, address: str, counted: bool = True) -> None:
+        """Refuse a new table past the creator's limits (if ``counted``) or the server's."""
         if self.outage is not None:
             raise StorageDown("the server cannot save games right now: try again in a moment")
         now = self.now()
         if len(self.tables) >= self.limits.max_tables:
             raise ServerBusy("the server has as many tables as it can hold: try again later")
+        if not counted:
+            return
         for limiter, key in ((self._made_by_client, owner), (self._made_by_address, address)):
             wait = await limiter.check(key, now)
             if wait is not None:

@@ -28,6 +28,7 @@ from bonepile.server.hub import Hub
 from bonepile.server.limits import TooMany, wait_text
 from bonepile.server.players.accounts import SESSION_LIFE, Account, Accounts
 from bonepile.server.players.names import name_key
+from bonepile.server.players.pairing import Pairing
 from bonepile.server.players.rated import RatedTables
 from bonepile.server.players.ratings import Ratings
 
@@ -89,6 +90,7 @@ class Players:
         self.accounts = Accounts(hub.store)
         self.ratings = Ratings(hub.store)
         self.rated = RatedTables(hub, self.ratings)
+        self.pairing = Pairing(hub.store)
         hub.on_over = self.rated.ended
         self.cookie = "__Host-bonepile_signin" if secure else "bonepile_signin"
         self.secure = secure
