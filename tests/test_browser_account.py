@@ -23,6 +23,7 @@ from test_browser import (  # noqa: F401 - the fixtures
     contexts,
     hand_faces,
     new_table_via_api,
+    play_one,
     server,
     shot,
 )
@@ -102,3 +103,92 @@ def test_the_account_page_explains_a_refusal_in_one_line(contexts: Any, server: 
     # the browser logs the refused request itself; nothing else went wrong
     watched.errors[:] = [e for e in watched.errors if "status of 400" not in e]
     assert not watched.errors
+
+
+def sign_up_in(page: Page, base: str, name: str) -> None:
+    page.goto(f"{base}/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("form.signup button[type=submit]")
+    page.wait_for_selector(f".account-link:text-is('{name}')", timeout=PATIENCE)
+
+
+def find_a_player(page: Page, base: str, rated: bool = False) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#pair-game option[value=block]", state="attached")
+    page.select_option("#pair-game", "block")
+    if rated:
+        page.check("#pair-rated")
+    page.click("[data-action=find-player]")
+
+
+def seated_table(page: Page) -> str:
+    page.wait_for_url("**/t/*", timeout=PATIENCE)
+    page.wait_for_selector(".hand-tile", timeout=PATIENCE)
+    return page.url.rsplit("/", 1)[1]
+
+
+def play_between(pages: list[Page], limit: int = 200) -> None:
+    """Play the hand to its end: whoever is to move makes a legal move."""
+    for _ in range(limit):
+        if all(p.locator(".result-card").count() for p in pages):
+            return
+        for p in pages:
+            if p.evaluate("() => !!document.querySelector('.status-row.my-turn')"):
+                play_one(p)
+                p.wait_for_function(
+                    "() => !document.querySelector('.hand-tile.playing')", timeout=PATIENCE
+                )
+        pages[0].wait_for_timeout(150)
+    raise AssertionError("the hand did not end")
+
+
+def test_two_accounts_pair_play_a_rated_hand_and_find_it_on_their_pages(
+    contexts: Any,  # noqa: F811 - the fixture
+    server: str,  # noqa: F811 - the fixture
+) -> None:
+    ria, sol = contexts(DESKTOP).page(), contexts(PHONE).page()
+    sign_up_in(ria, server, "Ria")
+    sign_up_in(sol, server, "Sol")
+    find_a_player(ria, server, rated=True)
+    ria.wait_for_selector(".pair-waiting:not([hidden])", timeout=PATIENCE)
+    shot(ria, "pairing-waiting")
+    find_a_player(sol, server, rated=True)
+    table = seated_table(sol)
+    assert seated_table(ria) == table
+    assert "Rated" in ria.locator(".hand-info, .top").first.inner_text()
+    play_between([ria, sol])
+    shot(sol, "rated-hand-over-phone")
+    # both ratings moved: each page shows one rated table, and the chart
+    for page, name in ((ria, "Ria"), (sol, "Sol")):
+        page.goto(f"{server}/p/{name}")
+        page.wait_for_function(
+            "() => /1 rated/.test(document.querySelector('.rating-card')?.innerText || '')",
+            timeout=PATIENCE,
+        )
+        page.wait_for_selector(".rating-chart circle", timeout=PATIENCE)
+    ria_rating = ria.locator(".rating-value").inner_text()
+    sol_rating = sol.locator(".rating-value").inner_text()
+    assert ria_rating != sol_rating and "1,500?" not in (ria_rating, sol_rating)
+    shot(ria, "player-page")
+    # the leaderboard lists both (provisional), and the replay opens from the player's page
+    ria.goto(f"{server}/leaderboard/block")
+    ria.wait_for_selector(".leaderboard.provisional", timeout=PATIENCE)
+    listed = ria.locator(".leaderboard.provisional").inner_text()
+    assert "Ria" in listed and "Sol" in listed
+    shot(ria, "leaderboard")
+    sol.goto(f"{server}/p/Sol")
+    sol.click(".replay-row", timeout=PATIENCE)
+    sol.wait_for_url(f"**/replay/{table}-1", timeout=PATIENCE)
+    sol.wait_for_selector(".replay-page", timeout=PATIENCE)
+
+
+def test_two_anonymous_browsers_pair_with_each_other(
+    contexts: Any,  # noqa: F811 - the fixture
+    server: str,  # noqa: F811 - the fixture
+) -> None:
+    one, two = contexts(DESKTOP).page(), contexts(PHONE).page()
+    find_a_player(one, server)
+    one.wait_for_selector(".pair-waiting:not([hidden])", timeout=PATIENCE)
+    find_a_player(two, server)
+    assert seated_table(one) == seated_table(two)

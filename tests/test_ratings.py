@@ -110,7 +110,7 @@ def test_partners_move_together_and_the_leaderboard_shows_established_ratings(ma
     ids = [p.id for p in people]
     ratings = Ratings(store)
     teams = ((0, 2), (1, 3))
-    assert ratings.leaderboard("block", 4) == []  # nobody established yet
+    assert ratings.leaderboard("block", 4) == []  # nobody rated yet
     for k in range(40):
         ratings.settle(f"t{k}", "block", teams, ids, [1, 2, 1, 2], float(k))
     ann, bob, cy, dee = (ratings.standings(i)[0] for i in ids)
@@ -119,3 +119,11 @@ def test_partners_move_together_and_the_leaderboard_shows_established_ratings(ma
     board = ratings.leaderboard("block", 4)
     assert [name for name, _ in board][:2] in (["Ann", "Cyd"], ["Cyd", "Ann"])
     assert [s.mu for _, s in board] == sorted((s.mu for _, s in board), reverse=True)
+    # a newcomer with one great result ranks below every established rating
+    eve, fay, gus, hal = (
+        accounts.sign_up(n, PASSWORD, 1.0).id for n in ("Eve", "Fay", "Gus", "Hal")
+    )
+    ratings.settle("new", "block", teams, [eve, fay, gus, hal], [1, 2, 1, 2], 99.0)
+    names = [name for name, _ in ratings.leaderboard("block", 4)]
+    assert names[:4] != ["Eve"] and names.index("Eve") > names.index("Dee")
+    assert all(s.provisional for name, s in ratings.leaderboard("block", 4)[4:])

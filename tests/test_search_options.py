@@ -371,6 +371,7 @@ def test_a_game_without_guided_levels_searches_unguided() -> None:
 
 # ------------------------------------------------------------------------------ a learned value
 
+
 def test_a_learned_value_at_the_leaves_steers_the_search() -> None:
     """A value that says the seat to move loses whenever the searcher's least-liked move was
     just played makes that move the search's choice once it alone values the leaves, moves it

@@ -415,6 +415,7 @@ def test_spectators_of_every_size_and_arrival_are_patched_to_the_same_state(
             k: v for k, v in want.items() if k not in skip
         }, width
 
+
 # ------------------------------------------------------------------------------ reconnection
 def test_a_dropped_client_comes_back_to_the_game_as_it_stands(client: TestClient) -> None:
     t = live_table(client)

@@ -29,7 +29,8 @@ START = 1500.0
 START_SIGMA = 350.0
 """A new player's deviation (how unsure the rating is)."""
 PROVISIONAL_GAMES = 10
-"""A rating is provisional (shown with a question mark, and left off the leaderboard) until
+"""A rating is provisional (shown with a question mark, and below the established ones on the
+leaderboard) until
 this many rated tables. Plackett-Luce's deviation shrinks slowly (about 265 after ten even
 games, 155 after forty), so the count, not the deviation, says when a rating is established."""
 
@@ -233,13 +234,14 @@ class Ratings:
         ]
 
     def leaderboard(self, game: str, players: int, limit: int = 50) -> list[tuple[str, Standing]]:
-        """The best established ratings of a game at a player count (provisional ones are
-        left out), best first, with each account's name."""
+        """The best ratings of a game at a player count, each with its account's name:
+        established ones first, best first, then (up to ``limit`` in all) provisional ones."""
         with self.store.engine.connect() as conn:
             rows = PlainSql(conn).one(
                 "SELECT a.name, r.mu, r.sigma, r.games, r.wins FROM ratings r"
                 " JOIN accounts a ON a.id = r.account_id WHERE r.game = ? AND r.players = ?"
-                " AND r.games >= ? ORDER BY r.mu DESC, a.name LIMIT ?",
+                " ORDER BY CASE WHEN r.games >= ? THEN 0 ELSE 1 END, r.mu DESC, a.name"
+                " LIMIT ?",
                 [game, players, PROVISIONAL_GAMES, limit],
             )
         return [

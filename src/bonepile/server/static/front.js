@@ -6,6 +6,7 @@ import { toastError, toast } from "./toast.js";
 import { page, loading, errorBox } from "./chrome.js";
 import { tileIcon, seatColor } from "./draw.js";
 import { PING_EVERY, SILENCE_LIMIT, OPEN_LIMIT, WATCH_EVERY } from "./socket.js";
+import { pairingPanel } from "./pairing.js";
 
 /** Create a table and go there. */
 export async function createTable(body) {
@@ -48,7 +49,8 @@ export function mountFront(root) {
   const lobby = h("section", { class: "panel lobby" }, h("h2", {}, "Open tables"), lobbyList);
   const gamesBox = h("div", { class: "game-cards" }, loading());
   const gamesSection = h("section", { class: "panel" }, h("h2", {}, "The games"), gamesBox);
-  page(root, "front", hero, h("div", { class: "front-grid" }, lobby, gamesSection));
+  const pairing = pairingPanel();
+  page(root, "front", hero, pairing.el, h("div", { class: "front-grid" }, lobby, gamesSection));
   document.title = "bonepile · dominoes";
 
   games().then((all) => {
@@ -67,7 +69,7 @@ export function mountFront(root) {
   const lobbySocket = reconnecting("/ws/lobby", (msg) => {
     if (msg.type === "lobby") renderLobby(lobbyList, msg.tables || []);
   });
-  return () => lobbySocket.stop();
+  return () => { lobbySocket.stop(); pairing.stop(); };
 }
 
 function renderLobby(list, tables) {

@@ -1,7 +1,7 @@
 // Players: the leaderboard of each game, and a player's page (ratings, the rating's history
 // drawn as a chart, finished hands opening their replays, and, on your own page, whether
 // others may see those hands).
-import { h, s } from "./dom.js";
+import { h, s, fill } from "./dom.js";
 import { api, games, account } from "./api.js";
 import { navigate } from "./router.js";
 import { toast } from "./toast.js";
@@ -32,22 +32,27 @@ export function mountLeaderboard(root, params, query) {
       h("a", { class: ["btn", "btn-small", n === players ? "btn-primary" : "btn-secondary"], href: `/leaderboard/${game.name}?players=${n}` }, `${n} players`))) : null;
     const table = h("div", { class: "board-rows" }, loading());
     column.replaceChildren(h("h1", {}, "Leaderboard"),
-      h("p", { class: "muted" }, "Ratings from rated tables (every seat a signed-in person). A rating shows here after 10 rated tables of the game at that number of players."),
+      h("p", { class: "muted" }, "Ratings from rated tables (every seat a signed-in person). A rating is provisional (shown with “?”) for its first 10 rated tables of the game at that number of players."),
       tabs, sizes, table);
     document.title = `${game.title} leaderboard · bonepile`;
     api.get(`/api/leaderboard/${game.name}?players=${players}`).then((got) => {
       if (!got.rows.length) {
-        table.replaceChildren(h("p", { class: "muted" }, `No established ratings in ${game.title} at ${players} players yet. Play rated tables: New table, then “Rated”.`));
+        table.replaceChildren(h("p", { class: "muted" }, `Nobody has played a rated table of ${game.title} at ${players} players yet. Play one: “Play someone now” on the front page, or New table, then “Rated”.`));
         return;
       }
-      table.replaceChildren(h("table", { class: "leaderboard" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"), h("th", { scope: "col", class: "num" }, "Won"))),
-        h("tbody", {}, got.rows.map((r, k) => h("tr", {},
-          h("td", {}, String(k + 1)),
-          h("td", {}, h("a", { href: `/p/${encodeURIComponent(r.name)}` }, r.name)),
-          h("td", { class: "num" }, ratingText(r), h("span", { class: "muted small" }, ` ±${r.deviation * 2}`)),
-          h("td", { class: "num" }, String(r.games)),
-          h("td", { class: "num" }, `${Math.round((100 * r.wins) / Math.max(1, r.games))}%`))))));
+      const established = got.rows.filter((r) => !r.provisional);
+      const provisional = got.rows.filter((r) => r.provisional);
+      const rows = (list, from) => h("tbody", {}, list.map((r, k) => h("tr", {},
+        h("td", {}, String(from + k + 1)),
+        h("td", {}, h("a", { href: `/p/${encodeURIComponent(r.name)}` }, r.name)),
+        h("td", { class: "num" }, ratingText(r), h("span", { class: "muted small" }, ` ±${r.deviation * 2}`)),
+        h("td", { class: "num" }, String(r.games)),
+        h("td", { class: "num" }, `${Math.round((100 * r.wins) / Math.max(1, r.games))}%`))));
+      const head = h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"), h("th", { scope: "col", class: "num" }, "Won")));
+      fill(table,
+        established.length ? h("table", { class: "leaderboard" }, head, rows(established, 0)) : h("p", { class: "muted" }, "No established ratings yet."),
+        provisional.length ? h("h2", { class: "provisional-title" }, "Provisional", h("span", { class: "muted small" }, " · fewer than 10 rated tables")) : null,
+        provisional.length ? h("table", { class: "leaderboard provisional" }, head.cloneNode(true), rows(provisional, established.length)) : null);
     }).catch((e) => table.replaceChildren(errorBox(e.message)));
   }).catch((e) => column.replaceChildren(h("h1", {}, "Leaderboard"), errorBox(e.message)));
   return () => { destroyed = true; };
