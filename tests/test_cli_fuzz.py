@@ -148,6 +148,21 @@ CASES: dict[str, Case] = {
     "play-resume-dev-zero": case("play", "--resume", "--save", "/dev/zero"),
     "play-join-huge": case("play", "--join", "http://" + "x" * 5000),
     "play-join-nothing-there": case("play", "--join", "http://127.0.0.1:1/t/abc"),
+    "play-pair-nothing-there": case("play", "block", "--pair", "http://127.0.0.1:1"),
+    "play-rated-alone": case("play", "block", "--rated"),
+    # ---------------------------------------------------------------- login, logout
+    "login-nothing-there": case(
+        "login", "http://127.0.0.1:1", "--name", "ann", "--password-stdin", stdin="/dev/null"
+    ),
+    "login-huge": case(
+        "login", "http://" + "x" * 5000, "--name", "a", "--password-stdin", stdin="/dev/null"
+    ),
+    "login-not-an-address": case(
+        "login", "nowhere", "--name", "ann", "--password-stdin", stdin="/dev/null"
+    ),
+    "logout-not-signed-in": case(
+        "logout", "http://127.0.0.1:1", expect=0, env={"BONEPILE_LOGINS": "/no/such/logins"}
+    ),
     "replay-step-stdin": case("replay", "-", "--step"),
     "watch-ok": case("watch", "block", "-n", "2", "-s", "1", expect=0),
     "watch-cp1252": case(

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
+from bonepile.cli_web import login, logout
 from bonepile.errors import BonepileError, quoted
 from bonepile.games import Game, all_games, get_game
 from bonepile.options import parse_option_assignments
@@ -475,6 +476,12 @@ MAX_PACE = 10.0
 @click.option("--seed", "-s", type=SEED, help="Seed of the deal [default: a random one].")
 @click.option("--hot-seat", is_flag=True, help="Friends at one keyboard, each hand hidden.")
 @click.option("--join", metavar="URL", help="Sit at (or watch) a table of the web server.")
+@click.option(
+    "--pair",
+    metavar="SERVER",
+    help="Wait in the web server's pool for GAME and play whoever comes (see `bonepile login`).",
+)
+@click.option("--rated", is_flag=True, help="With --pair: rated play (needs `bonepile login`).")
 @click.option("--resume", is_flag=True, help="Go on with the game saved when you last quit.")
 @click.option(
     "--pace",
@@ -501,6 +508,8 @@ def play(
     seed: int | None,
     hot_seat: bool,
     join: str | None,
+    pair: str | None,
+    rated: bool,
     resume: bool,
     pace: float,
     save_file: str | None,
@@ -520,6 +529,18 @@ def play(
 
         _run_app(RemoteTable.connect(join), pace, None)
         return
+    if pair is not None:
+        if game is None or join is not None or resume or hot_seat:
+            fail("--pair takes a GAME, and no --join, --resume or --hot-seat")
+        from bonepile.cli_web import paired_table
+
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail("the terminal app needs a terminal (standard input and output are not one)")
+        name = _game_and_options(game, ())[0].name
+        _run_app(paired_table(pair, name, players, rated), pace, None)
+        return
+    if rated:
+        fail("--rated goes with --pair")
     if resume:
         if game is not None:
             fail("--resume takes no GAME: the saved game says what is played")
@@ -1111,6 +1132,10 @@ def arena(
 def _printable(text: str) -> str:
     """Bot-made text fit for a terminal: no control characters (escape sequences) or newlines."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+cli.add_command(login)
+cli.add_command(logout)
 
 
 # ---------------------------------------------------------------------------------- entry

@@ -27,6 +27,7 @@ from bonepile.actions import Action, parse_action
 from bonepile.errors import BonepileError, IllegalActionError
 from bonepile.files import write_text_atomic
 from bonepile.games import get_game
+from bonepile.tui.web import Web, WebError
 from bonepile.view import View
 
 RETRY = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -68,19 +69,12 @@ def parse_table_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}", path[1]
 
 
-def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    data = json.dumps(body).encode()
-    req = urllib.request.Request(url, data, {"Content-Type": "application/json"}, method="POST")
+def _ask(web: Web, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        try:
-            return e.code, json.loads(e.read())
-        except ValueError:
-            return e.code, {"message": str(e)}
-    except (OSError, ValueError) as e:
-        raise JoinError(f"cannot reach {url}: {getattr(e, 'reason', e)}") from None
+        status, got = web.request(method, path, body)
+    except WebError as e:
+        raise JoinError(str(e)) from None
+    return status, got if isinstance(got, dict) else {}
 
 
 class RemoteTable:
@@ -102,22 +96,35 @@ class RemoteTable:
         self.thread = threading.Thread(target=self._run, daemon=True, name="bonepile-socket")
 
     @classmethod
-    def connect(cls, url: str, name: str = "terminal") -> RemoteTable:
+    def connect(cls, url: str, name: str = "terminal", web: Web | None = None) -> RemoteTable:
         """Sit at the table at ``url`` (again, with the token kept from last time), or watch
-        it when every seat is taken; wait for its first state."""
+        it when every seat is taken; wait for its first state. Signed in to the server
+        (``bonepile login``), the terminal sits as the account: at the account's seat if it
+        has one there (taken on any device), else at a free one under the account's name."""
         base, table = parse_table_url(url)
+        try:
+            web = web or Web(base)
+        except WebError as e:
+            raise JoinError(str(e)) from None
         kept = _read_seats().get(f"{base}/t/{table}")
-        if isinstance(kept, dict) and isinstance(kept.get("token"), str):
+        seat: Any = None
+        token: str | None = None
+        if web.name is not None or web.signin_cookie() is not None or web.jar:
+            status, got = _ask(web, "GET", f"/api/tables/{table}")
+            if status == 200 and isinstance(got.get("token"), str):
+                seat, token = got["seat"], got["token"]
+        if token is None and isinstance(kept, dict) and isinstance(kept.get("token"), str):
             seat, token = kept.get("seat"), kept["token"]
-        else:
-            status, got = _post(f"{base}/api/tables/{table}/join", {"name": name})
+        if token is None:
+            status, got = _ask(web, "POST", f"/api/tables/{table}/join", {"name": name})
             if status == 409:
                 seat, token = None, None  # every seat taken: watch
             elif status != 200:
                 raise JoinError(f"cannot join: {got.get('message', status)}")
             else:
                 seat, token = got["seat"], got["token"]
-                _keep_seat(f"{base}/t/{table}", seat, token)
+        if isinstance(seat, int) and token is not None:
+            _keep_seat(f"{base}/t/{table}", seat, token)
         remote = cls(base, table, seat if isinstance(seat, int) else None, token)
         remote.thread.start()
         if not remote.ready.wait(15):

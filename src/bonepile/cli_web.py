@@ -1,0 +1,86 @@
+"""The commands that talk to a web server as a person: ``bonepile login`` and ``logout``, and
+the quick pairing behind ``bonepile play GAME --pair SERVER``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from bonepile.errors import BonepileError
+
+
+def _fail(message: str) -> NoReturn:
+    from bonepile.cli import fail
+
+    fail(message)
+
+
+@click.command()
+@click.argument("server")
+@click.option("--name", help="The account's name [default: asked].")
+@click.option(
+    "--password-stdin",
+    is_flag=True,
+    help="Read the password from standard input (for scripts) instead of asking.",
+)
+def login(server: str, name: str | None, password_stdin: bool) -> None:
+    """Sign in to the bonepile server at SERVER (http://HOST:PORT) and keep the sign-in, so
+    that `play --join` and `play --pair` play as your account there. Make the account on the
+    server's page /account. The sign-in is kept in $XDG_DATA_HOME/bonepile/logins.json,
+    readable by you only; `bonepile logout SERVER` ends it."""
+    from bonepile.tui.web import WebError
+    from bonepile.tui.web import login as sign_in
+
+    if name is None:
+        name = click.prompt("Name")
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True)
+    try:
+        got = sign_in(server, name, password)
+    except (WebError, OSError) as e:
+        _fail(str(e))
+    click.echo(f"Signed in to {server} as {got}.")
+
+
+@click.command()
+@click.argument("server")
+def logout(server: str) -> None:
+    """Sign out of the bonepile server at SERVER and forget the sign-in."""
+    from bonepile.tui.web import WebError
+    from bonepile.tui.web import logout as sign_out
+
+    try:
+        was = sign_out(server)
+    except (WebError, OSError) as e:
+        _fail(str(e))
+    click.echo(f"Signed out of {server}." if was is not None else f"Not signed in to {server}.")
+
+
+def paired_table(server: str, game: str, players: int | None, rated: bool) -> Any:
+    """Wait in SERVER's pool for ``game`` (telling how long on standard error), then sit at
+    the table it gives: the :class:`~bonepile.tui.remote.RemoteTable` to play."""
+    from bonepile.tui.remote import RemoteTable
+    from bonepile.tui.web import Web, pair
+
+    web = Web(server)
+    if rated and web.name is None:
+        _fail(f"rated play needs a sign-in: bonepile login {web.base}")
+    who = f" as {web.name}" if web.name else ""
+    click.echo(f"Waiting in {web.base}'s pool for {game}{who} (Ctrl-C leaves it)...", err=True)
+
+    def told(st: dict[str, Any]) -> None:
+        span = "" if st.get("range") is None else f", ratings within {st['range']}"
+        click.echo(f"  {st['waited']:.0f} s{span}", err=True)
+
+    try:
+        table = pair(web, game, players, rated, "terminal", told)
+        return RemoteTable.connect(f"{web.base}/t/{table}", web=web)
+    except BonepileError as e:
+        _fail(str(e))
+
+
+__all__ = ["login", "logout", "paired_table"]
