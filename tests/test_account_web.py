@@ -343,6 +343,25 @@ def test_a_rated_table_seats_accounts_only_and_rates_a_leaver_last(client: TestC
     assert asyncio.run(players.rated.sweep()) == 0
     board = client.get("/api/leaderboard/block").json()["rows"]
     assert [(r["name"], r["provisional"]) for r in board] == [("Ann", True), ("Bob", True)]
+    # Ann's hands, filtered by opponent and result, and all her records in one download
+    hands = lambda q: [h["table"] for h in client.get(f"/api/players/Ann?{q}").json()["hands"]]  # noqa: E731
+    won = t["seat"] in end["view"]["result"]["winners"]  # the hand's result (the bot may win it)
+    assert hands("opponent=bob") == hands(f"result={'won' if won else 'lost'}") == [t["id"]]
+    assert hands(f"result={'lost' if won else 'won'}") == []
+    sign_up(client, "Cyd")  # a player Ann never met
+    assert hands("opponent=Cyd") == []
+    assert client.get("/api/players/Ann?result=maybe").status_code == 400
+    import io
+    import zipfile
+
+    from bonepile.record import read_record
+
+    got = client.get("/api/players/Ann/records")
+    assert got.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(got.content)) as z:
+        (name,) = z.namelist()
+        assert name == f"bonepile-{t['id']}-1.json"
+        assert read_record(z.read(name).decode()).is_over
 
 
 def test_a_player_may_hide_their_hands_from_others(client: TestClient) -> None:
@@ -358,6 +377,7 @@ def test_a_player_may_hide_their_hands_from_others(client: TestClient) -> None:
     client.cookies.clear()
     other = client.get("/api/players/ann").json()
     assert other["hands"] is None and other["hide_history"] and not other["you"]
+    assert client.get("/api/players/ann/records").status_code == 403
     assert client.get("/api/players/Nobody").status_code == 404
     as_browser(client, ann)
     assert client.get("/api/players/Ann").json()["hands"]  # still shown to Ann herself

@@ -535,6 +535,7 @@ STATUS = {
     "signin": 401,
     "signed_out": 401,
     "cross_site": 403,
+    "hidden": 403,
     "name_taken": 409,
     "full": 409,
     "taken": 409,

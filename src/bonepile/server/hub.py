@@ -903,7 +903,10 @@ class Hub:
                         "scores_after": list(hand.scores),
                     },
                     record=dump_record(hand, headers),
-                    owners=tuple(s.owner if s.kind == "human" else None for s in room.seats),
+                    # a seat its player left is still theirs in their history
+                    owners=tuple(
+                        s.owner if s.kind == "human" else s.left_owner for s in room.seats
+                    ),
                 )
             )
         return games

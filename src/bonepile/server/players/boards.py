@@ -5,9 +5,12 @@ ratings, their rating history, and the finished hands they played (unless they h
 from __future__ import annotations
 
 import asyncio
+import io
+import zipfile
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from bonepile.games import all_games, get_game
@@ -17,6 +20,8 @@ from bonepile.server.room import RoomError
 
 HANDS_PAGE = 50
 """Finished hands on one page of a player's list."""
+RECORDS_MOST = 5000
+"""Finished hands in one download of a player's records (the newest)."""
 
 
 class HistoryChoice(BaseModel):
@@ -64,10 +69,17 @@ def add_board_routes(app: FastAPI) -> None:
 
     @app.get("/api/players/{name}")
     async def player(
-        request: Request, name: str, game: str | None = None, before: float | None = None
+        request: Request,
+        name: str,
+        game: str | None = None,
+        before: float | None = None,
+        opponent: str | None = None,
+        result: str | None = None,
     ) -> Any:
         players = players_of(request)
         game = None if game is None else _game(game)
+        if result not in (None, "won", "lost"):
+            raise RoomError("result", "result is won or lost")
         account = await account_named(request, name)
         who = await players.identify(request)
         itself = who.account is not None and who.account.id == account.id
@@ -78,6 +90,11 @@ def add_board_routes(app: FastAPI) -> None:
             rows = await asyncio.to_thread(
                 players.hub.store.games, HANDS_PAGE, before, None, account.owner, game
             )
+            if opponent or result:
+                other = None if not opponent else await account_named(request, opponent)
+                rows = await asyncio.to_thread(
+                    _filtered, players, account.owner, game, before, other, result
+                )
             hands = [
                 {
                     "id": g.id,
@@ -111,6 +128,30 @@ def add_board_routes(app: FastAPI) -> None:
         )
         return {"name": account.name, "game": game, "players": count, "points": points}
 
+    @app.get("/api/players/{name}/records")
+    async def records(request: Request, name: str) -> Response:
+        players = players_of(request)
+        account = await account_named(request, name)
+        who = await players.identify(request)
+        itself = who.account is not None and who.account.id == account.id
+        if not itself and await asyncio.to_thread(players.accounts.hides_history, account.id):
+            raise RoomError("hidden", f"{account.name} keeps their finished hands to themselves")
+        rows = await asyncio.to_thread(
+            players.hub.store.games, RECORDS_MOST, None, None, account.owner
+        )
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as z:
+            for g in rows:
+                z.writestr(f"bonepile-{g.id}.json", g.record)
+        return Response(
+            packed.getvalue(),
+            media_type="application/zip",
+            headers={
+                "Content-Disposition": f'attachment; filename="bonepile-{account.name}.zip"',
+                "Cache-Control": "no-store",
+            },
+        )
+
     @app.post("/api/account/privacy")
     async def privacy(body: HistoryChoice, request: Request) -> Any:
         players = players_of(request)
@@ -120,4 +161,48 @@ def add_board_routes(app: FastAPI) -> None:
         return {"hide_history": body.hide_history}
 
 
-__all__ = ["HANDS_PAGE", "HistoryChoice", "add_board_routes"]
+def _filtered(
+    players: Any,
+    owner: str,
+    game: str | None,
+    before: float | None,
+    opponent: Account | None,
+    result: str | None,
+) -> list[Any]:
+    """A page of the finished hands ``owner`` played against ``opponent`` (if given) that they
+    ``won`` or ``lost`` (if given), newest first."""
+    from bonepile.server.store import PlainSql
+
+    found: list[Any] = []
+    cursor = before
+    store = players.hub.store
+    while len(found) < HANDS_PAGE:
+        batch = store.games(HANDS_PAGE * 4, cursor, None, owner, game)
+        if not batch:
+            break
+        ids = [g.id for g in batch]
+        marks = ", ".join("?" for _ in ids)
+        with store.engine.connect() as conn:
+            seats = PlainSql(conn).one(
+                f"SELECT game_id, seat, owner FROM game_players WHERE game_id IN ({marks})", ids
+            )
+        held: dict[str, dict[int, str]] = {}
+        for gid, seat, who in seats:
+            held.setdefault(str(gid), {})[int(seat)] = str(who)
+        for g in batch:
+            mine = [k for k, o in held.get(g.id, {}).items() if o == owner]
+            if opponent is not None and opponent.owner not in held.get(g.id, {}).values():
+                continue
+            if result is not None:
+                winners = ((g.summary or {}).get("result") or {}).get("winners") or []
+                won = any(k in winners for k in mine)
+                if won != (result == "won"):
+                    continue
+            found.append(g)
+            if len(found) == HANDS_PAGE:
+                break
+        cursor = batch[-1].finished
+    return found
+
+
+__all__ = ["HANDS_PAGE", "RECORDS_MOST", "HistoryChoice", "add_board_routes"]

@@ -90,7 +90,9 @@ export function mountPlayer(root, [name], query) {
   document.title = `${name} · bonepile`;
   let destroyed = false;
   const wanted = query.get("game");
-  Promise.all([api.get(`/api/players/${encodeURIComponent(name)}${wanted ? `?game=${encodeURIComponent(wanted)}` : ""}`), games().catch(() => []), account().catch(() => null)]).then(([p, all]) => {
+  const filters = new URLSearchParams();
+  for (const key of ["game", "opponent", "result"]) if (query.get(key)) filters.set(key, query.get(key));
+  Promise.all([api.get(`/api/players/${encodeURIComponent(name)}${filters.toString() ? `?${filters}` : ""}`), games().catch(() => []), account().catch(() => null)]).then(([p, all]) => {
     if (destroyed) return;
     const titles = Object.fromEntries(all.map((g) => [g.name, g.title]));
     document.title = `${p.name} · bonepile`;
@@ -120,12 +122,23 @@ export function mountPlayer(root, [name], query) {
       hands = h("p", { class: "muted" }, `${p.name} keeps their finished hands to themselves.`);
     } else {
       const filter = h("select", { "aria-label": "Game" }, h("option", { value: "" }, "Every game"), all.map((g) => h("option", { value: g.name, selected: g.name === wanted }, g.title)));
-      filter.addEventListener("change", () => {
-        navigate(`/p/${encodeURIComponent(p.name)}${filter.value ? `?game=${filter.value}` : ""}`, { replace: true });
-      });
+      const result = h("select", { "aria-label": "Result" }, h("option", { value: "" }, "Won or lost"),
+        h("option", { value: "won", selected: query.get("result") === "won" }, "Won"), h("option", { value: "lost", selected: query.get("result") === "lost" }, "Lost"));
+      const opponent = h("input", { type: "text", placeholder: "Against (a name)", "aria-label": "Against", value: query.get("opponent") || "", maxlength: 20, size: 14 });
+      const apply = () => {
+        const q = new URLSearchParams();
+        if (filter.value) q.set("game", filter.value);
+        if (opponent.value.trim()) q.set("opponent", opponent.value.trim());
+        if (result.value) q.set("result", result.value);
+        navigate(`/p/${encodeURIComponent(p.name)}${q.toString() ? `?${q}` : ""}`, { replace: true });
+      };
+      filter.addEventListener("change", apply);
+      result.addEventListener("change", apply);
+      opponent.addEventListener("change", apply);
       for (const r of p.hands) list.append(replayRow(r, titles));
-      if (!p.hands.length) list.append(h("p", { class: "muted" }, "No finished hands yet."));
-      hands = h("div", {}, h("div", { class: "list-tools" }, filter), list);
+      if (!p.hands.length) list.append(h("p", { class: "muted" }, filters.toString() ? "No finished hands like that." : "No finished hands yet."));
+      const download = h("a", { class: "btn btn-ghost btn-small", href: `/api/players/${encodeURIComponent(p.name)}/records`, download: `bonepile-${p.name}.zip` }, "Download all records");
+      hands = h("div", {}, h("div", { class: "list-tools" }, filter, opponent, result, download), list);
     }
     let privacy = null;
     if (p.you) {
