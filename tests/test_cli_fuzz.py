@@ -160,6 +160,9 @@ CASES: dict[str, Case] = {
     "login-not-an-address": case(
         "login", "nowhere", "--name", "ann", "--password-stdin", stdin="/dev/null"
     ),
+    "reports-no-database": case("reports", "--data", "/proc/no/such/folder"),
+    "reports-database-unknown": case("reports", "--database", "bogus://x"),
+    "reports-limit-digits": case("reports", "--limit", DIGITS),
     "logout-not-signed-in": case(
         "logout", "http://127.0.0.1:1", expect=0, env={"BONEPILE_LOGINS": "/no/such/logins"}
     ),

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
-from bonepile.cli_web import login, logout
+from bonepile.cli_web import login, logout, reports
 from bonepile.errors import BonepileError, quoted
 from bonepile.games import Game, all_games, get_game
 from bonepile.options import parse_option_assignments
@@ -1136,6 +1136,7 @@ def _printable(text: str) -> str:
 
 cli.add_command(login)
 cli.add_command(logout)
+cli.add_command(reports)
 
 
 # ---------------------------------------------------------------------------------- entry

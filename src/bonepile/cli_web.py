@@ -10,6 +10,8 @@ import click
 
 from bonepile.errors import BonepileError
 
+SERVER_EXTRA = "pip install 'bonepile[server]'"
+
 
 def _fail(message: str) -> NoReturn:
     from bonepile.cli import fail
@@ -60,6 +62,53 @@ def logout(server: str) -> None:
     click.echo(f"Signed out of {server}." if was is not None else f"Not signed in to {server}.")
 
 
+@click.command()
+@click.option(
+    "--data",
+    default="bonepile-data",
+    show_default=True,
+    envvar="BONEPILE_DATA",
+    type=click.Path(file_okay=False),
+    help="The server's data folder (its SQLite database).",
+)
+@click.option(
+    "--database",
+    default=None,
+    envvar="BONEPILE_DATABASE",
+    help="The server's database URL (postgresql://...), if not the data folder's SQLite.",
+)
+@click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
+def reports(data: str, database: str | None, limit: int) -> None:
+    """List the reports players made about others, newest first (for the site's operator):
+    when, who reported whom, the hand attached, and what they said."""
+    import datetime
+    from pathlib import Path
+
+    try:
+        from bonepile.server.players.manners import Manners
+        from bonepile.server.store import Store, StoreError
+    except ImportError as e:
+        _fail(f"reports need the server's packages ({e.name} is missing): {SERVER_EXTRA}")
+    url = database or f"sqlite:///{Path(data).expanduser().resolve() / 'bonepile.db'}"
+    if database is None and not (Path(data).expanduser() / "bonepile.db").exists():
+        _fail(f"there is no server database in {data} (give --data or --database)")
+    try:
+        store = Store(url)
+    except StoreError as e:
+        _fail(str(e))
+    try:
+        found = Manners(store).reports(limit)
+    finally:
+        store.close()
+    if not found:
+        click.echo("No reports.")
+    for r in found:
+        when = datetime.datetime.fromtimestamp(r["created"]).strftime("%Y-%m-%d %H:%M")
+        hand = f" (hand {r['hand']})" if r["hand"] else ""
+        text = " ".join(str(r["text"]).split())
+        click.echo(f"{when}  {r['reporter']} reported {r['reported']}{hand}: {text}")
+
+
 def paired_table(server: str, game: str, players: int | None, rated: bool) -> Any:
     """Wait in SERVER's pool for ``game`` (telling how long on standard error), then sit at
     the table it gives: the :class:`~bonepile.tui.remote.RemoteTable` to play."""
@@ -83,4 +132,4 @@ def paired_table(server: str, game: str, players: int | None, rated: bool) -> An
         _fail(str(e))
 
 
-__all__ = ["login", "logout", "paired_table"]
+__all__ = ["login", "logout", "paired_table", "reports"]

@@ -36,6 +36,7 @@ from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_o
 from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.players.boards import add_board_routes
+from bonepile.server.players.manners_api import add_manners_routes
 from bonepile.server.players.pairing_api import add_pairing_routes
 from bonepile.server.players.web import (
     Identity,
@@ -180,6 +181,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     add_account_routes(app)
     add_board_routes(app)
     add_pairing_routes(app)
+    add_manners_routes(app)
 
     def the_hub(request: Request | WebSocket) -> Hub:
         got: Hub = request.app.state.hub
@@ -537,6 +539,8 @@ STATUS = {
     "cross_site": 403,
     "hidden": 403,
     "name_taken": 409,
+    "answered": 409,
+    "blocked": 403,
     "full": 409,
     "taken": 409,
     "too_many": 429,

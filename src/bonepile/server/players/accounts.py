@@ -137,6 +137,17 @@ class Accounts:
         )
         return None if row is None else Account.from_row(row)
 
+    def by_ids(self, ids: list[str]) -> dict[str, Account]:
+        """The accounts of ``ids`` that exist, by id."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        with self.store.engine.connect() as conn:
+            rows = PlainSql(conn).one(
+                f"SELECT id, name, created, owner FROM accounts WHERE id IN ({marks})", ids
+            )
+        return {str(r[0]): Account.from_row(tuple(r)) for r in rows}
+
     def check(self, name: str, password: str, now: float) -> Account | None:
         """The account if ``password`` is its password, else ``None``, for an unknown name in
         the same time as for a wrong password. A hash with old parameters is renewed."""

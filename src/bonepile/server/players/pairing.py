@@ -123,18 +123,23 @@ def _seeker(row: Sequence[Any]) -> Seeker:
     )
 
 
-def fits(a: Seeker, b: Seeker, now: float) -> bool:
-    """Whether ``a`` and ``b`` may sit at one table: a casual pool seats anyone; a rated one
-    people within the wider of their two ranges."""
+def fits(a: Seeker, b: Seeker, now: float, apart: set[frozenset[str]] | None = None) -> bool:
+    """Whether ``a`` and ``b`` may sit at one table: never two players one of whom blocked
+    the other (``apart``: such pairs of account ids); a casual pool seats anyone else; a rated
+    one people within the wider of their two ranges."""
+    if apart and a.account_id and b.account_id and frozenset((a.account_id, b.account_id)) in apart:
+        return False
     ranges = (a.range(now), b.range(now))
     if a.rating is None or b.rating is None or None in ranges:
         return True
     return abs(a.rating - b.rating) <= max(r for r in ranges if r is not None)
 
 
-def groups(waiting: Sequence[Seeker], now: float) -> list[list[Seeker]]:
+def groups(
+    waiting: Sequence[Seeker], now: float, apart: set[frozenset[str]] | None = None
+) -> list[list[Seeker]]:
     """Tables to make from the seekers ``waiting`` in one pool, oldest first: each seats the
-    oldest seeker left with the nearest ratings that fit everyone at it."""
+    oldest seeker left with the nearest ratings that fit everyone at it (see :func:`fits`)."""
     left = sorted(waiting, key=lambda s: (s.since, s.id))
     made: list[list[Seeker]] = []
     while left:
@@ -147,7 +152,7 @@ def groups(waiting: Sequence[Seeker], now: float) -> list[list[Seeker]]:
         for s in rest:
             if len(table) == need:
                 break
-            if all(fits(s, t, now) for t in table):
+            if all(fits(s, t, now, apart) for t in table):
                 table.append(s)
         if len(table) == need:
             made.append(table)
@@ -237,8 +242,19 @@ class Pairing:
                 f"SELECT {_COLUMNS} FROM seekers WHERE pool = ? AND table_id IS NULL",
                 [pool.key],
             )
+            waiting = [_seeker(r) for r in rows]
+            accounts = sorted({s.account_id for s in waiting if s.account_id})
+            apart: set[frozenset[str]] = set()
+            if len(accounts) > 1:
+                marks = ", ".join("?" for _ in accounts)
+                blocked = sql.one(
+                    f"SELECT account_id, blocked_id FROM blocks WHERE account_id IN ({marks})"
+                    f" AND blocked_id IN ({marks})",
+                    [*accounts, *accounts],
+                )
+                apart = {frozenset((str(a), str(b))) for a, b in blocked}
             made = []
-            for table in groups([_seeker(r) for r in rows], now):
+            for table in groups(waiting, now, apart):
                 table_id = new_id()
                 secrets.SystemRandom().shuffle(table)  # who sits first is the deal's
                 marks = ", ".join("?" for _ in table)

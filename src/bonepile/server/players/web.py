@@ -27,6 +27,7 @@ from bonepile.errors import BonepileError
 from bonepile.server.hub import Hub
 from bonepile.server.limits import TooMany, wait_text
 from bonepile.server.players.accounts import SESSION_LIFE, Account, Accounts
+from bonepile.server.players.manners import Manners
 from bonepile.server.players.names import name_key
 from bonepile.server.players.pairing import Pairing
 from bonepile.server.players.rated import RatedTables
@@ -91,6 +92,7 @@ class Players:
         self.ratings = Ratings(hub.store)
         self.rated = RatedTables(hub, self.ratings)
         self.pairing = Pairing(hub.store)
+        self.manners = Manners(hub.store)
         hub.on_over = self.rated.ended
         self.cookie = "__Host-bonepile_signin" if secure else "bonepile_signin"
         self.secure = secure
@@ -243,6 +245,7 @@ class Players:
         assert who.account is not None
         account = await self.check(who.account.name, body.password, request)
         await asyncio.to_thread(self.ratings.forget, account.id)
+        await asyncio.to_thread(self.manners.forget, account.id)
         await asyncio.to_thread(self.accounts.delete, account)
         await asyncio.to_thread(self.hub.store.move_games, account.owner, None)
         mine = self.forget(request, response)
