@@ -192,3 +192,21 @@ def test_two_anonymous_browsers_pair_with_each_other(
     one.wait_for_selector(".pair-waiting:not([hidden])", timeout=PATIENCE)
     find_a_player(two, server)
     assert seated_table(one) == seated_table(two)
+
+
+def test_a_challenge_from_a_players_page_seats_both_when_accepted(
+    contexts: Any,  # noqa: F811 - the fixture
+    server: str,  # noqa: F811 - the fixture
+) -> None:
+    ria, sol = contexts(DESKTOP).page(), contexts(PHONE).page()
+    sign_up_in(ria, server, "Cal")
+    sign_up_in(sol, server, "Dot")
+    sol.goto(server + "/")
+    ria.goto(f"{server}/p/Dot")
+    ria.select_option(".challenge-row select", "draw")
+    ria.click("[data-action=challenge]")
+    sol.wait_for_selector(".challenge-card", timeout=PATIENCE)
+    assert "Cal challenges you: Draw" in sol.locator(".challenge-card").inner_text()
+    shot(sol, "challenged-phone")
+    sol.click("[data-action=accept-challenge]")
+    assert seated_table(sol) == seated_table(ria)  # the challenger is taken there too

@@ -58,6 +58,7 @@ export class SidePanel {
 
   /** Redraw the log, chat and claim from a state; name(seat) names seats. */
   update(state, name, visible) {
+    this.last = [state, name, visible];
     const pane = this.movesPane;
     const stick = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 80;
     const items = [];
@@ -94,10 +95,21 @@ export class SidePanel {
 
     const chat = state.chat || [];
     this.chatCount = chat.length;
-    const chatItems = chat.map((m) => h("li", { class: "chat-msg" },
-      h("span", { class: "chat-name", style: { color: m.seat === null || m.seat === undefined ? "" : seatColor(m.seat) } }, m.seat === state.you && m.seat !== null ? "You" : m.name || "guest"),
-      m.seat === null || m.seat === undefined ? h("span", { class: "chat-watching", title: "Not a player: watching the table" }, "watching") : null,
-      h("span", { class: "chat-text" }, m.text)));
+    const muted = mutedNames();
+    const chatItems = chat.map((m) => {
+      const mine = m.seat === state.you && m.seat !== null;
+      const who = mine ? "You" : m.name || "guest";
+      const silenced = !mine && muted.has(who);
+      const style = { color: m.seat === null || m.seat === undefined ? "" : seatColor(m.seat) };
+      // a click on another's name mutes (or unmutes) them, in this browser only
+      const nameEl = mine
+        ? h("span", { class: "chat-name", style }, who)
+        : h("button", { type: "button", class: "chat-name chat-name-btn", style, title: silenced ? `Show ${who}'s messages again` : `Mute ${who} (in this browser)`, "aria-label": silenced ? `Unmute ${who}` : `Mute ${who}`, onclick: () => { toggleMute(who); this.update(...this.last); } }, who);
+      return h("li", { class: ["chat-msg", silenced && "chat-muted"] },
+        nameEl,
+        m.seat === null || m.seat === undefined ? h("span", { class: "chat-watching", title: "Not a player: watching the table" }, "watching") : null,
+        silenced ? h("span", { class: "chat-text muted" }, "muted") : h("span", { class: "chat-text" }, m.text));
+    });
     if (!chatItems.length) chatItems.push(h("li", { class: "muted" }, "No messages yet. Be nice."));
     const chatStick = this.chatPane.scrollHeight - this.chatPane.scrollTop - this.chatPane.clientHeight < 80;
     this.chatList.replaceChildren(...chatItems);
@@ -121,6 +133,26 @@ export class SidePanel {
       }
     }
   }
+}
+
+const MUTED = "bonepile:muted";
+
+/** The names whose chat this browser hides. */
+export function mutedNames() {
+  try {
+    const list = JSON.parse(local.get(MUTED) || "[]");
+    return new Set(Array.isArray(list) ? list.filter((n) => typeof n === "string") : []);
+  } catch (_) {
+    return new Set();
+  }
+}
+
+/** Mute the chat of ``name`` in this browser, or show it again. */
+export function toggleMute(name) {
+  const names = mutedNames();
+  if (names.has(name)) names.delete(name);
+  else names.add(name);
+  local.set(MUTED, JSON.stringify([...names].slice(-200)));
 }
 
 /** The name a spectator chats under. */

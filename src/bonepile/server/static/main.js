@@ -8,6 +8,8 @@ import { mountReplays, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountAccount } from "./account.js";
 import { mountLeaderboard, mountPlayer } from "./players.js";
+import { watchChallenges } from "./challenges.js";
+import { games } from "./api.js";
 import { toastError } from "./toast.js";
 
 initTheme();
@@ -29,3 +31,4 @@ route(/^\/p\/([A-Za-z0-9_-]+)\/?$/, (root, params, query) => mountPlayer(root, p
 route(/.*/, mountNotFound);
 
 start(document.getElementById("app"));
+watchChallenges(games());

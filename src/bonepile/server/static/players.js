@@ -7,6 +7,7 @@ import { navigate } from "./router.js";
 import { toast } from "./toast.js";
 import { page, loading, errorBox } from "./chrome.js";
 import { replayRow } from "./replay.js";
+import { challenge } from "./challenges.js";
 
 /** A rating as shown: "1,632", or "1,500?" while provisional. */
 export function ratingText(r) {
@@ -85,6 +86,53 @@ export function ratingChart(points) {
     s("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "tick" }, n === 1 ? "" : `table ${n}`));
 }
 
+/** What a signed-in visitor may do on another player's page: challenge, block, report. */
+function playerActions(p, all, who) {
+  const gameSelect = h("select", { "aria-label": "Game" }, all.map((g) => h("option", { value: g.name }, g.title)));
+  const rated = h("input", { type: "checkbox" });
+  const send = h("button", { type: "button", class: "btn btn-primary btn-small", "data-action": "challenge" }, `Challenge ${p.name}`);
+  send.addEventListener("click", async () => {
+    send.disabled = true;
+    try { await challenge(p.name, gameSelect.value, rated.checked); } catch (e) { toast(e.message, "error"); } finally { send.disabled = false; }
+  });
+  const blockButton = h("button", { type: "button", class: "btn btn-ghost btn-small", "data-action": "block" }, "Block");
+  let blocked = false;
+  const showBlock = () => {
+    blockButton.textContent = blocked ? "Unblock" : "Block";
+    blockButton.title = blocked ? `Let ${p.name} challenge you and be paired with you again` : `${p.name} can no longer challenge you or be paired with you`;
+  };
+  api.get("/api/account/blocks").then((got) => { blocked = got.blocked.includes(p.name); showBlock(); }).catch(() => {});
+  blockButton.addEventListener("click", async () => {
+    try {
+      await api.post(`/api/players/${encodeURIComponent(p.name)}/${blocked ? "unblock" : "block"}`);
+      blocked = !blocked;
+      showBlock();
+      toast(blocked ? `${p.name} is blocked` : `${p.name} is no longer blocked`, "good");
+    } catch (e) { toast(e.message, "error"); }
+  });
+  showBlock();
+  const text = h("textarea", { rows: 3, maxlength: 2000, "aria-label": "What happened", placeholder: "What happened?" });
+  const hand = h("select", { "aria-label": "The hand" }, h("option", { value: "" }, "No hand attached"));
+  const titles = Object.fromEntries(all.map((g) => [g.name, g.title]));
+  // the hands the two of you played, from your own page (always yours to see)
+  api.get(`/api/players/${encodeURIComponent(who.name)}?opponent=${encodeURIComponent(p.name)}`).then((mine) => {
+    for (const r of mine.hands || []) hand.append(h("option", { value: r.id }, `${titles[r.game] || r.game} · ${new Date(r.finished * 1000).toLocaleString()}`));
+  }).catch(() => {});
+  const sendReport = h("button", { type: "submit", class: "btn btn-secondary btn-small" }, "Send the report");
+  const report = h("details", { class: "report" }, h("summary", {}, "Report"),
+    h("form", { class: "report-form", onsubmit: async (e) => {
+      e.preventDefault();
+      sendReport.disabled = true;
+      try {
+        await api.post(`/api/players/${encodeURIComponent(p.name)}/report`, { text: text.value, hand: hand.value || null });
+        text.value = "";
+        report.open = false;
+        toast("Thank you: the site's operator will read it", "good");
+      } catch (err) { toast(err.message, "error"); } finally { sendReport.disabled = false; }
+    } }, h("p", { class: "small muted" }, "For the site's operator: what went wrong, and the hand it happened in."), text, hand, sendReport));
+  return [h("div", { class: "challenge-row" }, gameSelect, h("label", { class: "inline" }, rated, " Rated"), send, blockButton), report];
+}
+
 export function mountPlayer(root, [name], query) {
   const column = page(root, "narrow player-page", loading());
   document.title = `${name} · bonepile`;
@@ -157,9 +205,15 @@ export function mountPlayer(root, [name], query) {
       });
       privacy = h("label", { class: "inline privacy" }, box, "Hide my finished hands from others");
     }
+    const actions = h("div", { class: "player-actions" });
+    account().then((who) => {
+      if (!who || !who.signed_in || p.you) return;
+      actions.replaceChildren(...playerActions(p, all, who));
+    }, () => {});
     column.replaceChildren(
       h("h1", {}, p.name),
       h("p", { class: "muted" }, `Playing since ${new Date(p.created * 1000).toLocaleDateString(undefined, { dateStyle: "medium" })}.`, p.you ? h("span", {}, " ", h("a", { href: "/account" }, "Your account")) : null),
+      actions,
       h("section", { class: "panel account-section" }, h("h2", {}, "Ratings"), ratings),
       h("section", { class: "panel account-section" }, h("h2", {}, "Finished hands"), privacy, hands));
   }).catch((e) => column.replaceChildren(h("h1", {}, name), errorBox(e.message)));
