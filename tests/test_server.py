@@ -713,3 +713,60 @@ def test_a_crowd_of_spectators_is_told_its_size_once_not_once_a_spectator(tmp_pa
             await hub.stop()
 
     asyncio.run(run())
+
+
+def _error_of(ws: Any, limit: int = 50) -> dict[str, Any]:
+    """The next error message (skipping states and acknowledgements)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "error":
+            return msg
+    raise AssertionError("no error came")
+
+
+def _takeback_at_a_table_for_two(client: TestClient) -> bool:
+    """Ask, refuse, ask and allow a takeback at a new table for two; False if the deal gave
+    no hand to try it in (over at once)."""
+    t, bob = table_for_two(client)
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}") as wa,
+        client.websocket_connect(f"/ws/table/{t['id']}") as wb,
+    ):
+        wa.send_json({"type": "hello", "token": t["token"]})
+        wb.send_json({"type": "hello", "token": bob["token"]})
+        seats = {0: wa, 1: wb} if t["seat"] == 0 else {0: wb, 1: wa}
+        actor = receive_state(wa)["view"]["actor"]
+        if actor is None:
+            return False
+        mover, other = seats[actor], seats[1 - actor]
+        first = receive_state(mover, lambda m: bool(m["view"]["legal"]))
+        action = first["view"]["legal"][0]
+        mover.send_json({"type": "move", "id": "m1", "v": first["v"], "action": action})
+        moved = receive_state(other, lambda m: m["v"] > first["v"])
+        if moved["status"] != "playing":
+            return False
+        # refused: nothing is taken back
+        mover.send_json({"type": "takeback"})
+        asked = receive_state(other, lambda m: m["takeback_asked"] is not None)
+        assert asked["takeback_asked"] == {"seat": actor, "yes": []}
+        mover.send_json({"type": "takeback"})  # asking twice is one clear error
+        assert _error_of(mover)["code"] == "takeback"
+        mover.send_json({"type": "takeback_answer", "yes": True})  # not theirs to answer
+        assert _error_of(mover)["code"] == "takeback"
+        other.send_json({"type": "takeback_answer", "yes": False})
+        refused = receive_state(other, lambda m: m["takeback_asked"] is None)
+        assert len(refused["view"]["history"]) == len(moved["view"]["history"])
+        # allowed: the move is taken back, and the mover is to play again
+        mover.send_json({"type": "takeback"})
+        asked = receive_state(other, lambda m: m["takeback_asked"] is not None)
+        other.send_json({"type": "takeback_answer", "yes": True})
+        back = receive_state(other, lambda m: m["takeback_asked"] is None and m["v"] > asked["v"])
+        assert back["view"]["history"] == first["view"]["history"]
+        assert back["view"]["actor"] == actor
+    return True
+
+
+def test_with_another_person_a_takeback_is_asked_and_done_only_when_allowed(
+    client: TestClient,
+) -> None:
+    assert any(_takeback_at_a_table_for_two(client) for _ in range(10)), "ten deals over at once"

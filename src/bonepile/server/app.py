@@ -62,6 +62,7 @@ from bonepile.server.protocol import (
     Rematch,
     Resize,
     Takeback,
+    TakebackAnswer,
     TakeSeat,
     parse_client,
 )
@@ -516,6 +517,8 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
             await hub.act(table_id, conn, _command(conn, "end_table"))
         elif isinstance(msg, Takeback):
             await hub.act(table_id, conn, _command(conn, "takeback"))
+        elif isinstance(msg, TakebackAnswer):
+            await hub.act(table_id, conn, _command(conn, "takeback_answer", yes=msg.yes))
         elif isinstance(msg, Resize):
             conn.width, conn.height = msg.width, msg.height
             await hub.resend(table_id, conn)

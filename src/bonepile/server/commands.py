@@ -17,7 +17,16 @@ from bonepile.errors import BonepileError
 from bonepile.server.room import Room, RoomError
 
 SEATED_OPS = frozenset(
-    {"move", "next_hand", "let_bot_play", "take_seat", "leave", "end_table", "takeback"}
+    {
+        "move",
+        "next_hand",
+        "let_bot_play",
+        "take_seat",
+        "leave",
+        "end_table",
+        "takeback",
+        "takeback_answer",
+    }
 )
 """The operations only a player in a seat may ask for."""
 SEAT_OPS = frozenset({"join", "claim", "my_seat", "adopt"})
@@ -29,6 +38,7 @@ _ARGS: dict[str, dict[str, tuple[type, ...]]] = {
     "move": {"action": (str,), "id": (str,), "v": (int,)},
     "chat": {"name": (str,), "key": (str,), "text": (str,)},
     "let_bot_play": {"seat": (int,)},
+    "takeback_answer": {"yes": (bool,)},
     "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE)},
     "claim": {"owner": (str,), "code": (str,)},
     "my_seat": {"owner": (str,)},
@@ -60,7 +70,7 @@ class Command:
             raise CommandError(f"{self.op} takes {', '.join(sorted(wanted)) or 'nothing'}")
         for name, kinds in wanted.items():
             value = self.args[name]
-            if not isinstance(value, kinds) or isinstance(value, bool):
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
                 raise CommandError(f"{self.op}: {name} must be a {kinds[0].__name__}")
         if self.seat is not None and (not isinstance(self.seat, int) or self.seat < 0):
             raise CommandError("a seat is a number from 0")
@@ -116,6 +126,8 @@ def apply_command(command: Command, room: Room, now: float) -> Any:
         room.end_table(seat, now)
     elif op == "takeback":
         return room.takeback(seat, now)
+    elif op == "takeback_answer":
+        room.answer_takeback(seat, args["yes"], now)
     return None
 
 

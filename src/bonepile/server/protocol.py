@@ -111,9 +111,17 @@ class EndTable(_Message):
 
 
 class Takeback(_Message):
-    """Take back my last move of this hand and the bots' moves after it (against bots)."""
+    """Take back my last move of this hand and the moves after it: at once against bots,
+    asked of the other people at the table otherwise."""
 
     type: Literal["takeback"]
+
+
+class TakebackAnswer(_Message):
+    """Agree to (``yes``) or refuse the takeback another player asks."""
+
+    type: Literal["takeback_answer"]
+    yes: bool
 
 
 ClientMessage = Annotated[
@@ -128,7 +136,8 @@ ClientMessage = Annotated[
     | TakeSeat
     | Leave
     | EndTable
-    | Takeback,
+    | Takeback
+    | TakebackAnswer,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -202,5 +211,6 @@ __all__ = [
     "Resize",
     "TakeSeat",
     "Takeback",
+    "TakebackAnswer",
     "parse_client",
 ]

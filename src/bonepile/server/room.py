@@ -100,6 +100,9 @@ class Room:
     made_for: dict[int, tuple[int, str]] = field(default_factory=dict)
     """The moves of the current hand a bot made for a person, by ply: the seat and why
     (:data:`MADE_FOR`)."""
+    asking: tuple[int, int, frozenset[int]] | None = None
+    """A takeback asked of the other people at the table: the seat that asks, the ply it would
+    go back to, and the seats that said yes so far (any move or a no ends the question)."""
     _moves: dict[int, dict[str, int]] = field(default_factory=dict)
     _chat_times: dict[str, deque[float]] = field(default_factory=dict)
     _journal: list[Entry] = field(default_factory=list)
@@ -344,17 +347,35 @@ class Room:
         self.close(now, f"ended by {self.seats[seat].name}")
 
     def takeback(self, seat: int, now: float) -> int:
-        """Take back the last move ``seat`` made in this hand, and the bots' moves after it
-        (only against bots, while the hand goes on); returns the ply it goes back to."""
-        if self._other_people(seat):
-            raise RoomError("takeback", "moves can be taken back only at a table of bots")
+        """Take back the last move ``seat`` made in this hand, and the moves after it, while
+        the hand goes on; returns the ply it goes back to. Against bots it is done at once;
+        with other people at the table it is asked of them (:meth:`answer_takeback`), and done
+        when every one of them says yes."""
         if self.closed or not self.started or self.state.is_over:
             raise RoomError("takeback", "there is no move of this hand to take back")
         ply = self._last_own_move(seat)
         if ply is None:
             raise RoomError("takeback", "you have made no move in this hand yet")
+        if self._other_people(seat):
+            if self.asking is not None:
+                raise RoomError("takeback", "a takeback is being asked already")
+            self._write({"type": "takeback_ask", "seat": seat, "ply": ply}, now)
+            return ply
         self._write({"type": "takeback", "seat": seat, "ply": ply}, now)
         return ply
+
+    def answer_takeback(self, seat: int, yes: bool, now: float) -> None:
+        """``seat`` (another person at the table) agrees to the takeback asked, or refuses it;
+        the last yes takes the moves back."""
+        asking = self.asking
+        if asking is None or asking[0] == seat or self.seats[seat].kind != "human":
+            raise RoomError("takeback", "no takeback is asked of you")
+        self._write({"type": "takeback_answer", "seat": seat, "yes": yes}, now)
+        if not yes:
+            return
+        people = {k for k, s in enumerate(self.seats) if s.kind == "human" and k != asking[0]}
+        if people <= asking[2] | {seat}:
+            self._write({"type": "takeback", "seat": asking[0], "ply": asking[1]}, now)
 
     def _other_people(self, seat: int) -> bool:
         return any(s.kind == "human" for k, s in enumerate(self.seats) if k != seat)
@@ -493,6 +514,7 @@ class Room:
             s = self.seats[entry["seat"]]
             s.owner, s.claim, s.token = entry["owner"], entry["claim"], entry["token"]
         elif kind == "move":
+            self.asking = None  # a move ends a takeback question
             seat = entry["seat"]
             if entry.get("by") in MADE_FOR:
                 self.made_for[self.state.ply] = (seat, entry["by"])
@@ -533,7 +555,17 @@ class Room:
                 s.kind, s.name = "open", ""
             s.owner = s.token = s.claim = None
             s.away_bot, s.away_why, s.connected, s.gone_since = False, "", 0, None
+        elif kind == "takeback_ask":
+            self.asking = (int(entry["seat"]), int(entry["ply"]), frozenset())
+        elif kind == "takeback_answer":
+            if self.asking is not None:
+                if entry["yes"]:
+                    who, ply, yes = self.asking
+                    self.asking = (who, ply, yes | {int(entry["seat"])})
+                else:
+                    self.asking = None
         elif kind == "takeback":
+            self.asking = None
             ply = int(entry["ply"])
             state = self.state.initial
             for action in self.state.moves[:ply]:
@@ -634,6 +666,9 @@ class Room:
             ],
             "absent": self.absent(now),
             "made_for": [[ply, k, why] for ply, (k, why) in sorted(self.made_for.items())],
+            "takeback_asked": None
+            if self.asking is None
+            else {"seat": self.asking[0], "yes": sorted(self.asking[2])},
             "rematch": self.rematch,
             "view": data,
             "moves": moves_json(v),

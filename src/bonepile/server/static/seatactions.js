@@ -24,10 +24,16 @@ export function seatStatus(st) {
   if (you === null || you === undefined) return null;
   const seat = st.seats[you];
   if (seat && seat.away_bot && seat.away_why === "time") return "Your time ran out: a bot is playing for you";
+  const asked = st.takeback_asked;
+  if (asked && st.status === "playing") {
+    if (asked.seat === you) return "You asked to take back your last move: waiting for the others";
+    if (!asked.yes.includes(you)) return `${(st.seats[asked.seat] && st.seats[asked.seat].name) || "A player"} asks to take back their last move`;
+  }
   return null;
 }
 
-/** Buttons for the status row: "Play myself" (time ran out) and "Take back" (alone with bots). */
+/** Buttons for the status row: "Play myself" (time ran out), "Take back" (at once against
+ * bots, asked of the others at a table with people), and "Allow"/"Refuse" when asked. */
 export function seatButtons(st, send) {
   const you = st.you;
   if (you === null || you === undefined || st.status !== "playing") return [];
@@ -35,8 +41,15 @@ export function seatButtons(st, send) {
   if (seatStatus(st)) {
     out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-action": "take-seat", onclick: () => send({ type: "take_seat" }) }, "Play myself"));
   }
-  if (!othersArePeople(st, you) && !st.view.result && madeAMove(st, you)) {
-    out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback", title: "Take back your last move (and the bots' moves after it)", onclick: () => send({ type: "takeback" }) }, "Take back"));
+  const asked = st.takeback_asked;
+  if (asked && asked.seat !== you && !asked.yes.includes(you)) {
+    out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-action": "takeback-yes", onclick: () => send({ type: "takeback_answer", yes: true }) }, "Allow"));
+    out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback-no", onclick: () => send({ type: "takeback_answer", yes: false }) }, "Refuse"));
+  } else if (!asked && !st.view.result && madeAMove(st, you)) {
+    const people = othersArePeople(st, you);
+    out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback",
+      title: people ? "Ask the others to let you take back your last move" : "Take back your last move (and the bots' moves after it)",
+      onclick: () => send({ type: "takeback" }) }, people ? "Ask to take back" : "Take back"));
   }
   return out;
 }
