@@ -24,6 +24,7 @@ pytest.importorskip("websockets")
 
 from live_server import free_port
 from site_servers import REDIS, Browser, Seat, Site, play, services_or_skip
+from test_server_crash import Server
 
 pytestmark = pytest.mark.system
 
@@ -222,8 +223,10 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(site: Site) -> Non
         s.close()
 
 
-def test_a_clock_runs_out_once_with_two_live_processes(site: Site) -> None:
-    a, b = site.add(), site.add()
+def _a_clock_running_out(site: Site, a: Server, b: Server) -> bool:
+    """A table made through ``a`` and sat at through ``b`` whose player never moves; False if
+    its hand ended before the player's first turn (about one block deal in a hundred is
+    blocked at the lead: a double nobody can follow)."""
     ann = Browser()
     body = {"game": "block", "seats": ["me", "greedy"], "clock_minutes": 0.02}
     made = ann.post(a, "/api/tables", body)
@@ -237,13 +240,21 @@ def test_a_clock_runs_out_once_with_two_live_processes(site: Site) -> None:
     else:
         raise AssertionError("the hand did not end after the player's time ran out")
     journal = site.journal(table)
+    moves = [e for e in journal if e["type"] == "move"]
+    if all(e["seat"] != made["seat"] for e in moves):
+        me.close()
+        return False  # over before the player's turn came
     ran_out = [e for e in journal if e["type"] == "away" and e.get("why") == "time"]
-    # on failure, say how the hand ended: a busy machine once ended it with no time entry
     said = (me.last["status"], [(e["type"], e.get("seat"), e.get("why")) for e in journal])
     assert len(ran_out) == 1 and ran_out[0]["seat"] == made["seat"], said
-    moves = [e for e in journal if e["type"] == "move"]
     assert me.last is not None and len(moves) == len(me.last["view"]["history"])
     me.close()
+    return True
+
+
+def test_a_clock_runs_out_once_with_two_live_processes(site: Site) -> None:
+    a, b = site.add(), site.add()
+    assert any(_a_clock_running_out(site, a, b) for _ in range(5)), "five deals over at once"
 
 
 def test_refusals_and_claims_are_the_same_through_any_process(site: Site) -> None:
