@@ -98,6 +98,11 @@ def test_a_bad_challenge_gets_one_clear_error(
 
 def test_challenges_need_an_account_and_are_limited(client: TestClient) -> None:
     assert client.post("/api/challenges", json={"name": "Bob", "game": "block"}).status_code == 401
+    assert client.get("/api/challenges").json() == {
+        "signed_in": False,
+        "incoming": [],
+        "outgoing": [],
+    }
     ann, _ = two(client)
     as_browser(client, ann)
     codes = [

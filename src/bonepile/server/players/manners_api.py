@@ -99,12 +99,17 @@ def add_manners_routes(app: FastAPI) -> None:
 
     @app.get("/api/challenges")
     async def listed(request: Request) -> dict[str, Any]:
-        players, _, account = await me(request)
+        players = players_of(request)
+        who = await players.identify(request)
+        if who.account is None:  # signed out (perhaps on another device): nothing to show
+            return {"signed_in": False, "incoming": [], "outgoing": []}
+        account = who.account
         found = await run(players.manners.challenges, account.id, players.hub.now())
         ids = sorted({c.from_id for c in found} | {c.to_id for c in found})
         names = {i: a.name for i, a in (await run(players.accounts.by_ids, ids)).items()}
         shown = [_shown(c, names, account.id) for c in found]
         return {
+            "signed_in": True,
             "incoming": [c for c in shown if not c["mine"] and c["status"] == "open"],
             "outgoing": [c for c in shown if c["mine"]],
         }

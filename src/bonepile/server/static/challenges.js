@@ -58,6 +58,7 @@ async function ask() {
     if (e.status === 401) { render([]); return; } // signed out: stop asking
     got = null;
   }
+  if (got && !got.signed_in) { render([]); return; } // signed out (on another device): stop asking
   if (got) {
     render(got.incoming);
     for (const c of got.outgoing) {
