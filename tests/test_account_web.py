@@ -125,6 +125,8 @@ def test_signing_up_keeps_the_browsers_seats_and_hands_and_retires_its_old_token
     seat, token = seat_of(client, live["id"])
     assert seat == live["seat"] and token and token != live["token"]
     assert acts_with(client, live["id"], token)
+    seats = client.get(f"/api/tables/{live['id']}").json()["seats"]
+    assert seats[seat]["name"] == "Ann"  # the seat now shows the account's name
     assert not acts_with(client, live["id"], live["token"])  # the anonymous token: retired
     hands = client.get("/api/account/data").json()["hands"]
     assert [h["id"] for h in hands] == [f"{done['id']}-1"]

@@ -42,7 +42,7 @@ _ARGS: dict[str, dict[str, tuple[type, ...]]] = {
     "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE)},
     "claim": {"owner": (str,), "code": (str,)},
     "my_seat": {"owner": (str,)},
-    "adopt": {"owner": (str,), "to": (str,)},
+    "adopt": {"owner": (str,), "to": (str,), "name": (str,)},
 }
 
 
@@ -103,7 +103,7 @@ def apply_command(command: Command, room: Room, now: float) -> Any:
     if op == "claim":
         return list(room.claim(args["owner"], args["code"], now))
     if op == "adopt":
-        return room.adopt(args["owner"], args["to"], now)
+        return room.adopt(args["owner"], args["to"], now, args["name"])
     if op == "my_seat":
         mine = room.my_seat(args["owner"], now)
         return None if mine is None else list(mine)

@@ -508,10 +508,11 @@ class Hub:
             raise
         return (int(got[0]), str(got[1]))
 
-    async def adopt(self, owner: str, to: str) -> int:
+    async def adopt(self, owner: str, to: str, name: str = "") -> int:
         """Give every seat the browser ``owner`` holds, at tables still open or in play, to the
-        id ``to`` (the browser signed up or in: its account's), and the hands it finished;
-        the old seat tokens stop working at once. Returns how many seats moved."""
+        id ``to`` (the browser signed up or in: its account's), under ``name`` if given, and
+        the hands it finished; the old seat tokens stop working at once. Returns how many
+        seats moved."""
         try:
             found = await asyncio.to_thread(self.store.tables_held_by, owner)
             await asyncio.to_thread(self.store.move_games, owner, to)
@@ -525,7 +526,7 @@ class Hub:
             try:
                 table = await self.load(table_id)
                 got = await self._request(
-                    table, Command("adopt", None, None, {"owner": owner, "to": to})
+                    table, Command("adopt", None, None, {"owner": owner, "to": to, "name": name})
                 )
             except RoomError:
                 continue  # closed or gone meanwhile

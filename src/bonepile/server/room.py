@@ -252,16 +252,19 @@ class Room:
                 return k, token
         raise RoomError("claim", "no seat at this table has that claim code")
 
-    def adopt(self, owner: str, to: str, now: float) -> int | None:
+    def adopt(self, owner: str, to: str, now: float, name: str = "") -> int | None:
         """Hand the seat of the browser ``owner`` to the id ``to`` (a browser that signed up
-        or signed in: its account's id); the seat keeps its claim code and gets a new token,
-        so every token given before stops working. Returns the seat, or ``None``."""
+        or signed in: its account's id), under ``name`` if given (the account's); the seat
+        keeps its claim code and gets a new token, so every token given before stops working.
+        Returns the seat, or ``None``."""
         seat = self.seat_of_owner(owner)
         if seat is None or owner == to or self.seat_of_owner(to) is not None:
             return None
         claim = self.seats[seat].claim or ""
         token = self._token(seat, to, claim)
-        entry = {"type": "claim", "seat": seat, "owner": to, "claim": claim or None}
+        entry: Entry = {"type": "claim", "seat": seat, "owner": to, "claim": claim or None}
+        if name:
+            entry["name"] = clean_text(name, MAX_NAME)
         self._write({**entry, "token": token_hash(token)}, now)
         return seat
 
@@ -513,6 +516,8 @@ class Room:
         elif kind == "claim":
             s = self.seats[entry["seat"]]
             s.owner, s.claim, s.token = entry["owner"], entry["claim"], entry["token"]
+            if entry.get("name"):
+                s.name = entry["name"]
         elif kind == "move":
             self.asking = None  # a move ends a takeback question
             seat = entry["seat"]

@@ -174,7 +174,7 @@ class Players:
         await self._signups.hit(address, now)
         await self._sign_in(account, request, response)
         if before.account is None:  # a browser signed in to another account carries nothing
-            await self.hub.adopt(before.owner, account.owner)
+            await self.hub.adopt(before.owner, account.owner, account.name)
         return account
 
     async def sign_in(self, body: Credentials, request: Request, response: Response) -> Account:
