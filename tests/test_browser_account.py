@@ -158,6 +158,12 @@ def test_two_accounts_pair_play_a_rated_hand_and_find_it_on_their_pages(
     assert seated_table(ria) == table
     assert "Rated" in ria.locator(".hand-info, .top").first.inner_text()
     play_between([ria, sol])
+    # the result says how each rating moved
+    sol.wait_for_function(
+        "() => { const t = document.querySelector('.rating-change')?.innerText || '';"
+        " return t.startsWith('Ratings:') && t.includes('Ria ') && t.includes('Sol '); }",
+        timeout=PATIENCE,
+    )
     shot(sol, "rated-hand-over-phone")
     # both ratings moved: each page shows one rated table, and the chart
     for page, name in ((ria, "Ria"), (sol, "Sol")):

@@ -4,11 +4,43 @@ import { h, local } from "./dom.js";
 import { tileIcon } from "./draw.js";
 import { describeResult } from "./describe.js";
 import { seatBadge } from "./seats.js";
+import { api } from "./api.js";
 
-/**
- * The result of the hand that just ended.
- * ctx: {name(seat), seated, board (bool), onNext, onRematch, onHide, replayId}
- */
+const settled = new Map(); // table id -> its ratings line, once known (or being asked)
+
+/** The line under a rated table's result: each player's new rating and its change, once the
+ * server has settled them (asked up to five times, a second apart, once per table). */
+function ratingsLine(state) {
+  if (!state.rated || state.status !== "over") return null;
+  const line = h("p", { class: "small rating-change", "aria-live": "polite" });
+  let known = settled.get(state.table);
+  if (!known) {
+    known = askRatings(state);
+    settled.set(state.table, known);
+  }
+  known.then((text) => { line.textContent = text; }, () => {});
+  return line;
+}
+
+async function askRatings(state) {
+  const names = state.seats.map((s) => s.left || s.name);
+  for (let tries = 0; tries < 5; tries += 1) {
+    const got = await Promise.all(names.map((n) =>
+      api.get(`/api/players/${encodeURIComponent(n)}/ratings/${state.game}?players=${state.players}`).catch(() => null)));
+    const parts = [];
+    got.forEach((g, k) => {
+      const at = g ? g.points.findIndex((p) => p.table === state.table) : -1;
+      if (at < 0) return;
+      const now = g.points[at].rating;
+      const change = now - (at > 0 ? g.points[at - 1].rating : 1500);
+      parts.push(`${names[k]} ${now.toLocaleString("en-US")} (${change >= 0 ? "+" : "−"}${Math.abs(change)})`);
+    });
+    if (parts.length === names.length) return `Ratings: ${parts.join(" · ")}`;
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+  return "";
+}
+
 export function resultCard(state, ctx) {
   const view = state.view;
   const result = view.result;
@@ -52,6 +84,7 @@ export function resultCard(state, ctx) {
     h("h2", {}, title),
     h("p", { class: "muted" }, describeResult(result, ctx.name)),
     state.match && state.target ? h("p", { class: "muted small" }, `Match to ${state.target}`) : null,
+    ratingsLine(state),
     h("table", { class: "result-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), ctx.board ? null : h("th", { class: "num", title: "The points each player scored with this hand" }, "Points this hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
       h("tbody", {}, rows)),
