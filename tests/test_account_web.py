@@ -5,6 +5,7 @@ passwords are limited per name and per client; a page of another site cannot act
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -383,3 +384,40 @@ def test_a_player_may_hide_their_hands_from_others(client: TestClient) -> None:
     assert client.get("/api/players/Nobody").status_code == 404
     as_browser(client, ann)
     assert client.get("/api/players/Ann").json()["hands"]  # still shown to Ann herself
+
+
+def test_nothing_secret_of_an_account_reaches_anyone_else(client: TestClient) -> None:
+    """An account's id, the id its seats are held under, its password's hash and its session
+    token never leave the server to another player, a spectator, or the public API."""
+    sign_up(client, "Ann")
+    ann = browser(client)
+    t = new_table(client, "block", ["me", "open"], rated=True)
+    client.cookies.clear()
+    sign_up(client, "Bob")
+    client.post(f"/api/tables/{t['id']}/join", json={})
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.connect() as conn:
+        from sqlalchemy import text
+
+        rows = conn.execute(text("SELECT id, owner, password FROM accounts WHERE name = 'Ann'"))
+        secrets = [str(v) for v in rows.one()] + [ann["bonepile_signin"]]
+    seen: list[str] = []
+    with client.websocket_connect(f"/ws/table/{t['id']}") as watcher:  # Bob's browser, watching
+        watcher.send_json({"type": "hello", "since": -1, "width": 40})
+        seen.append(json.dumps(receive_state(watcher)))
+    with client.websocket_connect("/ws/lobby") as lobby:
+        seen.append(json.dumps(lobby.receive_json()))
+    for path in (
+        f"/api/tables/{t['id']}",
+        "/api/players/Ann",
+        "/api/players/Ann/ratings/block",
+        "/api/leaderboard/block",
+        "/api/lobby",
+        "/api/pairing",
+        "/api/challenges",
+    ):
+        seen.append(client.get(path).text)
+    wire = "\n".join(seen)
+    assert "Ann" in wire  # the name is public
+    for secret in secrets:
+        assert secret not in wire
