@@ -421,3 +421,27 @@ def test_nothing_secret_of_an_account_reaches_anyone_else(client: TestClient) ->
     assert "Ann" in wire  # the name is public
     for secret in secrets:
         assert secret not in wire
+
+
+def test_a_signed_in_persons_name_is_marked_and_cannot_be_borrowed(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    t = new_table(client, "block", ["me", "open"])
+    client.cookies.clear()
+    client.post(f"/api/tables/{t['id']}/join", json={"name": "Ann"})  # a guest who says Ann
+    seats = client.get(f"/api/tables/{t['id']}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("Ann", True), ("Ann", False)]
+    client.cookies.clear()
+    sign_up(client, "Bob")
+    with client.websocket_connect(f"/ws/table/{t['id']}") as bob:  # Bob watches, signed in
+        bob.send_json({"type": "hello", "width": 40})
+        receive_state(bob)
+        bob.send_json({"type": "chat", "name": "Ann", "text": "I am Ann"})
+        said = receive_state(bob, lambda m: bool(m["chat"]))["chat"][-1]
+    assert (said["name"], said["account"], said["watching"]) == ("Bob", True, True)
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/table/{t['id']}") as guest:
+        guest.send_json({"type": "hello", "width": 40})
+        receive_state(guest)
+        guest.send_json({"type": "chat", "name": "Ann", "text": "me too"})
+        said = receive_state(guest, lambda m: len(m["chat"]) == 2)["chat"][-1]
+    assert (said["name"], said["account"]) == ("Ann", False)

@@ -103,15 +103,17 @@ def test_every_operation_reaches_its_room_method() -> None:
     k = room.state.actor
     assert k is not None
     apply_command(_move(room, k, tokens[k]), room, 1.0)
-    # a takeback needs bots only; against a person it is refused by the room, not the command
-    with pytest.raises(RoomError) as e:
-        apply_command(Command("takeback", k, tokens[k]), room, 2.0)
-    assert e.value.code != "watching"
+    # against a person a takeback is asked of them (the room's doing, not the command's)
+    apply_command(Command("takeback", k, tokens[k]), room, 2.0)
+    assert room.take_journal()[-1][1]["type"] == "takeback_ask"
+    with pytest.raises(RoomError) as e:  # the asker cannot answer their own question
+        apply_command(Command("takeback_answer", k, tokens[k], {"yes": True}), room, 2.5)
+    assert e.value.code == "takeback"
     apply_command(Command("chat", k, tokens[k], {"name": "", "key": "c", "text": "gg"}), room, 3.0)
     assert room.take_journal()[-1][1]["seat"] == k
     apply_command(Command("leave", k, tokens[k]), room, 4.0)
     assert room.seats[k].token is None
-    assert {"move", "chat", "takeback", "leave"} <= OPS
+    assert {"move", "chat", "takeback", "takeback_answer", "leave"} <= OPS
 
 
 def test_a_browser_finds_its_seat_through_a_command() -> None:

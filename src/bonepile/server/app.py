@@ -280,6 +280,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             body.name if who.account is None else who.account.name,
             address(request),
             rated=body.rated,
+            account=who.account is not None,
         )
         return {"id": table_id, "seat": seat, "token": token}
 
@@ -306,7 +307,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         who = await identity(request)
         await _may_sit(the_hub(request), table_id, who)
         name = body.name if who.account is None else who.account.name
-        seat, token = await the_hub(request).join(table_id, who.owner, name, body.seat)
+        seat, token = await the_hub(request).join(
+            table_id, who.owner, name, body.seat, who.account is not None
+        )
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/claim")
@@ -435,6 +438,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
                     patches=hello.patches,
                     height=hello.height,
                 )
+                with contextlib.suppress(Exception):  # no account: a guest's chat name
+                    who = await players_of(ws).identify(ws)
+                    conn.account = None if who.account is None else who.account.name
             except (BonepileError, TimeoutError) as e:
                 code = getattr(e, "code", "hello")
                 await send({"type": "error", "code": code, "message": str(e) or "no hello"})
@@ -499,7 +505,11 @@ async def _handle(hub: Hub, table_id: str, conn: Connection, raw: str, send: Any
             v = await hub.act(table_id, conn, _command(conn, "move", **args))
             await send({"type": "ack", "id": msg.id, "v": v})
         elif isinstance(msg, Chat):
-            chat = _command(conn, "chat", name=msg.name, key=conn.key, text=msg.text)
+            signed = conn.account  # a signed-in browser speaks under its account's name
+            name = signed if signed is not None else msg.name
+            chat = _command(
+                conn, "chat", name=name, key=conn.key, text=msg.text, verified=signed is not None
+            )
             await hub.act(table_id, conn, chat)
         elif isinstance(msg, NextHand):
             await hub.act(table_id, conn, _command(conn, "next_hand"))

@@ -36,14 +36,22 @@ OPS = SEATED_OPS | SEAT_OPS | {"chat"}
 _NONE = type(None)
 _ARGS: dict[str, dict[str, tuple[type, ...]]] = {
     "move": {"action": (str,), "id": (str,), "v": (int,)},
-    "chat": {"name": (str,), "key": (str,), "text": (str,)},
+    "chat": {"name": (str,), "key": (str,), "text": (str,), "verified": (bool,)},
     "let_bot_play": {"seat": (int,)},
     "takeback_answer": {"yes": (bool,)},
-    "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE)},
-    "claim": {"owner": (str,), "code": (str,)},
+    "join": {"owner": (str,), "name": (str,), "seat": (int, _NONE), "account": (bool,)},
+    "claim": {"owner": (str,), "code": (str,), "account": (bool,)},
     "my_seat": {"owner": (str,)},
-    "adopt": {"owner": (str,), "to": (str,), "name": (str,)},
+    "adopt": {"owner": (str,), "to": (str,), "name": (str,), "account": (bool,)},
 }
+
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "chat": {"verified": False},
+    "join": {"account": False},
+    "claim": {"account": False},
+    "adopt": {"name": "", "account": False},
+}
+"""Arguments a command may leave out (a process of a site from before they existed)."""
 
 
 class CommandError(BonepileError):
@@ -66,6 +74,8 @@ class Command:
         if self.op not in OPS:
             raise CommandError(f"unknown operation {self.op!r}")
         wanted = _ARGS.get(self.op, {})
+        for name, value in _DEFAULTS.get(self.op, {}).items():
+            self.args.setdefault(name, value)
         if set(self.args) != set(wanted):
             raise CommandError(f"{self.op} takes {', '.join(sorted(wanted)) or 'nothing'}")
         for name, kinds in wanted.items():
@@ -99,17 +109,17 @@ def apply_command(command: Command, room: Room, now: float) -> Any:
     (``watching``)."""
     op, args = command.op, command.args
     if op == "join":
-        return list(room.join(args["owner"], args["name"], now, args["seat"]))
+        return list(room.join(args["owner"], args["name"], now, args["seat"], args["account"]))
     if op == "claim":
-        return list(room.claim(args["owner"], args["code"], now))
+        return list(room.claim(args["owner"], args["code"], now, args["account"]))
     if op == "adopt":
-        return room.adopt(args["owner"], args["to"], now, args["name"])
+        return room.adopt(args["owner"], args["to"], now, args["name"], args["account"])
     if op == "my_seat":
         mine = room.my_seat(args["owner"], now)
         return None if mine is None else list(mine)
     if op == "chat":
         who = command.seat if _holds(room, command) else None
-        room.say(who, args["name"], args["key"], args["text"], now)
+        room.say(who, args["name"], args["key"], args["text"], now, args["verified"])
         return None
     seat = _seated(room, command)
     if op == "move":

@@ -361,6 +361,7 @@ class Hub:
         rated: bool = False,
         table_id: str | None = None,
         paired: bool = False,
+        account: bool = False,
     ) -> tuple[str, int | None, str | None]:
         """Set up a table; the creator sits at the seat marked ``me`` (if any). Returns the
         table id, the creator's seat and its token. ``owner`` (a browser) and ``address`` (its
@@ -368,7 +369,7 @@ class Hub:
         the creator among them (that they are signed in is the caller's to check);
         ``table_id`` names the table (by default a new random id); a table ``paired`` by
         quick pairing is not counted against its first player's limits (their seat in the pool
-        was)."""
+        was); ``account``: the creator is signed in (``name`` is the account's)."""
         g = get_game(game)
         players = len(seats)
         opts = g.make_options(options)
@@ -401,7 +402,7 @@ class Hub:
         room = open_room(table_id, config, now, self.token_key)
         seat, token = None, None
         if mine:
-            seat, token = room.join(owner, name, now, mine[0])
+            seat, token = room.join(owner, name, now, mine[0], account)
         await self._new_table(room, owner, now)
         return table_id, seat, token
 
@@ -469,15 +470,18 @@ class Hub:
             await self.replicas.replica(table)
         return table
 
-    async def join(self, table_id: str, owner: str, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(
+        self, table_id: str, owner: str, name: str, seat: int | None, account: bool = False
+    ) -> tuple[int, str]:
         """Sit at a table (see :meth:`Room.join`)."""
         table = await self.load(table_id)
-        got = await self._request(
-            table, Command("join", None, None, {"owner": owner, "name": name, "seat": seat})
-        )
+        args = {"owner": owner, "name": name, "seat": seat, "account": account}
+        got = await self._request(table, Command("join", None, None, args))
         return (int(got[0]), str(got[1]))
 
-    async def claim(self, table_id: str, owner: str, code: str, address: str) -> tuple[int, str]:
+    async def claim(
+        self, table_id: str, owner: str, code: str, address: str, account: bool = False
+    ) -> tuple[int, str]:
         """Take a seat back with its claim code. Wrong codes are counted per browser and per
         address (their own limit, across tables) and per table: past the table's limit, the
         browsers and addresses that guessed wrong there are refused for a while, and the others
@@ -499,7 +503,8 @@ class Hub:
                 raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
         try:
             got = await self._request(
-                table, Command("claim", None, None, {"owner": owner, "code": code})
+                table,
+                Command("claim", None, None, {"owner": owner, "code": code, "account": account}),
             )
         except RoomError as e:
             if e.code == "claim":
@@ -508,7 +513,7 @@ class Hub:
             raise
         return (int(got[0]), str(got[1]))
 
-    async def adopt(self, owner: str, to: str, name: str = "") -> int:
+    async def adopt(self, owner: str, to: str, name: str = "", account: bool = False) -> int:
         """Give every seat the browser ``owner`` holds, at tables still open or in play, to the
         id ``to`` (the browser signed up or in: its account's), under ``name`` if given, and
         the hands it finished; the old seat tokens stop working at once. Returns how many
@@ -526,7 +531,13 @@ class Hub:
             try:
                 table = await self.load(table_id)
                 got = await self._request(
-                    table, Command("adopt", None, None, {"owner": owner, "to": to, "name": name})
+                    table,
+                    Command(
+                        "adopt",
+                        None,
+                        None,
+                        {"owner": owner, "to": to, "name": name, "account": account},
+                    ),
                 )
             except RoomError:
                 continue  # closed or gone meanwhile

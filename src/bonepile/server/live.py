@@ -46,6 +46,8 @@ class Connection:
     """The last state sent (with ``patches``)."""
     seq: int = 0
     """How many states were sent: a patch names the one it applies to (``base``)."""
+    account: str | None = None
+    """The account name of the browser, when it is signed in (its chat goes under it)."""
 
     def message(self, snap: dict[str, Any], shared: Shared | None = None) -> dict[str, Any]:
         """What to send for the state ``snap``: the state, or a patch on the last one sent.

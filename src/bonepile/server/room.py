@@ -195,9 +195,12 @@ class Room:
         return out
 
     # ----------------------------------------------------------------- seats
-    def join(self, owner: str, name: str, now: float, seat: int | None = None) -> tuple[int, str]:
+    def join(
+        self, owner: str, name: str, now: float, seat: int | None = None, account: bool = False
+    ) -> tuple[int, str]:
         """Sit the browser ``owner`` at ``seat`` (or the first open one); returns the seat and its
-        secret token. Someone already seated here gets their seat back (the same token)."""
+        secret token. Someone already seated here gets their seat back (the same token).
+        ``account``: the browser is signed in, and ``name`` is its account's."""
         if self.closed:
             raise RoomError("closed", "this table is closed")
         mine = self.my_seat(owner, now)
@@ -219,6 +222,8 @@ class Room:
             "token": token_hash(token),
             "claim": claim,
         }
+        if account:
+            entry["account"] = True
         self._write(entry, now)
         return seat, token
 
@@ -235,7 +240,7 @@ class Room:
             self._write({"type": "token", "seat": seat, "token": token_hash(token)}, now)
         return seat, token
 
-    def claim(self, owner: str, code: str, now: float) -> tuple[int, str]:
+    def claim(self, owner: str, code: str, now: float, account: bool = False) -> tuple[int, str]:
         """Take back the seat whose claim code is ``code`` (another browser, cleared storage):
         returns the seat and a new token. The seat gets a new claim code, and every token
         given before stops working (the host demotes their connections at once)."""
@@ -248,11 +253,15 @@ class Room:
                 claim = new_claim_code()
                 token = self._token(k, owner, claim)
                 entry = {"type": "claim", "seat": k, "owner": owner, "claim": claim}
+                if account:
+                    entry["account"] = True
                 self._write({**entry, "token": token_hash(token)}, now)
                 return k, token
         raise RoomError("claim", "no seat at this table has that claim code")
 
-    def adopt(self, owner: str, to: str, now: float, name: str = "") -> int | None:
+    def adopt(
+        self, owner: str, to: str, now: float, name: str = "", account: bool = False
+    ) -> int | None:
         """Hand the seat of the browser ``owner`` to the id ``to`` (a browser that signed up
         or signed in: its account's id), under ``name`` if given (the account's); the seat
         keeps its claim code and gets a new token, so every token given before stops working.
@@ -265,6 +274,8 @@ class Room:
         entry: Entry = {"type": "claim", "seat": seat, "owner": to, "claim": claim or None}
         if name:
             entry["name"] = clean_text(name, MAX_NAME)
+        if account:
+            entry["account"] = True
         self._write({**entry, "token": token_hash(token)}, now)
         return seat
 
@@ -473,9 +484,12 @@ class Room:
         self._write({"type": "deal", "seed": seed}, now)
 
     # ----------------------------------------------------------------- chat
-    def say(self, who: int | None, name: str, key: str, text: str, now: float) -> None:
-        """Post to the table chat (``who``: a seat, or ``None`` for a spectator named ``name``);
-        ``key`` identifies the sender for the rate limit."""
+    def say(
+        self, who: int | None, name: str, key: str, text: str, now: float, verified: bool = False
+    ) -> None:
+        """Post to the table chat (``who``: a seat, or ``None`` for a spectator named ``name``,
+        ``verified`` when that is a signed-in spectator's account name); ``key`` identifies the
+        sender for the rate limit."""
         message = clean_text(text, MAX_CHAT + 1)
         if not message:
             raise RoomError("chat", "an empty message")
@@ -488,9 +502,10 @@ class Room:
         shown_name = self.seats[who].name if who is not None else clean_text(name, MAX_NAME)
         # a spectator's message is marked as such (``seat`` null): clients show it as
         # watching, so nobody can speak as a seated player
-        self._write(
-            {"type": "chat", "seat": who, "name": shown_name or "guest", "text": message}, now
-        )
+        entry: Entry = {"type": "chat", "seat": who, "name": shown_name or "guest", "text": message}
+        if (verified and who is None) or (who is not None and self.seats[who].account):
+            entry["account"] = True  # the name is a signed-in person's account name
+        self._write(entry, now)
 
     # ----------------------------------------------------------------- journal
     def _write(self, entry: Entry, now: float) -> None:
@@ -507,6 +522,7 @@ class Room:
             s = self.seats[entry["seat"]]
             s.kind, s.name, s.owner = "human", entry["name"], entry["owner"]
             s.token, s.claim = entry["token"], entry["claim"]
+            s.account = bool(entry.get("account"))
             if self.started and self.game_version == 0:
                 self._start(now)
         elif kind == "token":
@@ -516,6 +532,7 @@ class Room:
         elif kind == "claim":
             s = self.seats[entry["seat"]]
             s.owner, s.claim, s.token = entry["owner"], entry["claim"], entry["token"]
+            s.account = bool(entry.get("account"))
             if entry.get("name"):
                 s.name = entry["name"]
         elif kind == "move":
@@ -555,6 +572,7 @@ class Room:
             s = self.seats[entry["seat"]]
             if entry.get("bot"):
                 s.kind, s.bot, s.left, s.left_owner = "bot", entry["bot"], s.name, s.owner
+                s.account = False
                 s.name = f"{s.name} (left)"
             else:
                 s.kind, s.name = "open", ""
@@ -587,6 +605,7 @@ class Room:
                     "name": entry["name"],
                     "watching": entry["seat"] is None,
                     "text": entry["text"],
+                    "account": bool(entry.get("account")),
                     "t": now,
                 }
             )

@@ -79,6 +79,8 @@ class Seat:
     away_bot: bool = False
     away_why: str = ""
     left: str = ""
+    account: bool = False
+    """Whether the person here is signed in (their name is their account's)."""
     left_owner: str | None = None
     """The browser (or account) id of the person who left (never shown: a rated table's end
     counts the seat as theirs)."""
@@ -95,6 +97,7 @@ class Seat:
             "away_bot": self.away_bot,
             "away_why": self.away_why if self.away_bot else "",
             "left": self.left,
+            "account": self.account,
             "present": self.kind != "human" or self.connected > 0,
             "bank": None if self.bank is None else round(self.bank, 1),
         }

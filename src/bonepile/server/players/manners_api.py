@@ -137,8 +137,9 @@ def add_manners_routes(app: FastAPI) -> None:
             challenger.name,
             rated=c.rated,
             paired=True,
+            account=True,
         )
-        await players.hub.join(table_id, account.owner, account.name, 1)
+        await players.hub.join(table_id, account.owner, account.name, 1, True)
         await run(players.manners.seated, c.id, table_id)
         names[challenger.id] = challenger.name
         return {**_shown(c, names, account.id), "table": table_id}

@@ -77,9 +77,10 @@ async def _seat(players: Players, table_id: str, seated: list[Seeker]) -> None:
             rated=pool.rated,
             table_id=table_id,
             paired=True,
+            account=first.account_id is not None,
         )
         for k, s in enumerate(seated[1:], 1):
-            await players.hub.join(table_id, s.owner, s.name, k)
+            await players.hub.join(table_id, s.owner, s.name, k, s.account_id is not None)
     except Exception:
         log.exception("a paired table could not be made: its players wait again")
         await asyncio.to_thread(players.pairing.release, table_id)
@@ -179,6 +180,7 @@ def add_pairing_routes(app: FastAPI) -> None:
             who.owner,
             seeker.name,
             paired=True,
+            account=who.account is not None,
         )
         return {"id": seek_id, "status": "seated", "table": table_id}
 

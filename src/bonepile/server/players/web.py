@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 from bonepile.errors import BonepileError
 from bonepile.server.hub import Hub
@@ -106,7 +107,7 @@ class Players:
         )
         self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
 
-    async def identify(self, request: Request) -> Identity:
+    async def identify(self, request: HTTPConnection) -> Identity:
         """Who ``request`` comes from (see the module's description)."""
         token = request.cookies.get(self.cookie)
         if token:
@@ -174,7 +175,7 @@ class Players:
         await self._signups.hit(address, now)
         await self._sign_in(account, request, response)
         if before.account is None:  # a browser signed in to another account carries nothing
-            await self.hub.adopt(before.owner, account.owner, account.name)
+            await self.hub.adopt(before.owner, account.owner, account.name, account=True)
         return account
 
     async def sign_in(self, body: Credentials, request: Request, response: Response) -> Account:
@@ -216,7 +217,7 @@ class Players:
         # must find itself signed out, not signed in under the new id
         ended = await asyncio.to_thread(self.accounts.close_all, who.account)
         renewed = await asyncio.to_thread(self.accounts.new_owner, who.account)
-        await self.hub.adopt(who.account.owner, renewed.owner)
+        await self.hub.adopt(who.account.owner, renewed.owner, account=True)
         return ended
 
     async def change_password(self, who: Identity, body: PasswordChange, request: Request) -> None:
@@ -277,7 +278,7 @@ class Players:
         }
 
 
-def anonymous_id(request: Request) -> str:
+def anonymous_id(request: HTTPConnection) -> str:
     """The browser's own anonymous id (made on its first visit), in the app's signed cookie."""
     pid = request.session.get("pid")
     if not isinstance(pid, str) or len(pid) != 32:
@@ -291,7 +292,7 @@ def _address(request: Request) -> str:
     return client.host if client is not None else ""
 
 
-def players_of(request: Request) -> Players:
+def players_of(request: HTTPConnection) -> Players:
     """The app's :class:`Players` (made with its hub)."""
     got: Players = request.app.state.players
     return got

@@ -3,6 +3,7 @@
 import { h, local } from "./dom.js";
 import { seatColor } from "./draw.js";
 import { describeEvent, describeResult } from "./describe.js";
+import { accountMark } from "./seats.js";
 
 export class SidePanel {
   /** hooks: {chat(text), claim(code), rulesLink} */
@@ -107,6 +108,7 @@ export class SidePanel {
         : h("button", { type: "button", class: "chat-name chat-name-btn", style, title: silenced ? `Show ${who}'s messages again` : `Mute ${who} (in this browser)`, "aria-label": silenced ? `Unmute ${who}` : `Mute ${who}`, onclick: () => { toggleMute(who); this.update(...this.last); } }, who);
       return h("li", { class: ["chat-msg", silenced && "chat-muted"] },
         nameEl,
+        m.account && !mine ? accountMark(m.name) : null,
         m.seat === null || m.seat === undefined ? h("span", { class: "chat-watching", title: "Not a player: watching the table" }, "watching") : null,
         silenced ? h("span", { class: "chat-text muted" }, "muted") : h("span", { class: "chat-text" }, m.text));
     });

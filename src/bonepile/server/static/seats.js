@@ -67,6 +67,11 @@ function nameText(name, bot) {
     tail ? h("span", { class: "name-tail" }, tail) : null);
 }
 
+/** The mark of a name that is a signed-in person's account name (a guest's name may be any). */
+export function accountMark(name) {
+  return h("a", { class: "account-mark", href: `/p/${encodeURIComponent(name)}`, title: `${name} is signed in: their page`, "aria-label": `${name}'s page (signed in)` }, "✓");
+}
+
 /**
  * One seat's card. info: {seat, name, kind, bot, away_bot, present, tiles, score, bank,
  * turn, you, track, trackHelp}
@@ -93,7 +98,7 @@ export function seatCard(info) {
   },
   seatBadge(info.seat),
   h("div", { class: "seat-main" },
-    h("div", { class: "seat-name" }, presence, nameText(info.name, info.kind === "bot")),
+    h("div", { class: "seat-name" }, presence, nameText(info.name, info.kind === "bot"), info.account ? accountMark(info.name) : null),
     h("div", { class: "seat-sub" },
       count !== null && count !== undefined ? h("span", { class: "count-box", title: "Tiles in hand" }, backs(count), h("span", { class: "count" }, `${count}`)) : null,
       ...marks,

@@ -449,7 +449,7 @@ class TablePage {
     return {
       seat: k,
       name: k === st.you ? "You" : this.seatNames()[k],
-      kind: s.kind, bot: s.bot, away_bot: s.away_bot, present: s.present,
+      kind: s.kind, bot: s.bot, away_bot: s.away_bot, present: s.present, account: s.account,
       tiles: st.view.hand_sizes ? st.view.hand_sizes[k] : null,
       score: showScore ? (board && pub.positions ? pub.positions[k] : st.totals[k]) : null,
       scoreSuffix: " pts",
