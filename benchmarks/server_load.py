@@ -48,7 +48,7 @@ import httpx
 import websockets
 from sqlalchemy import create_engine, text
 
-from bonepile.server.patch import apply
+from bonepile.server.tables.patch import apply
 
 BONEPILE = Path(sys.executable).with_name("bonepile")
 LIFTED = [

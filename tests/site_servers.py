@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from bonepile.server.store import Store, engine_url
+from bonepile.server.storage.store import Store, engine_url
 from test_server_crash import Server
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"

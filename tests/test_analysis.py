@@ -17,7 +17,7 @@ import pytest
 from bonepile.actions import parse_action
 from bonepile.games import new_game
 from bonepile.record import dump_record
-from bonepile.server.analysis import (
+from bonepile.server.tables.analysis import (
     ANALYSIS_LEVELS,
     AnalysisError,
     Budget,

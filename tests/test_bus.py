@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("redis")
 
-from bonepile.server.bus import Bus, BusError
+from bonepile.server.site.bus import Bus, BusError
 from site_servers import REDIS, services_or_skip
 
 pytestmark = pytest.mark.system

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("pydantic")
 
-from bonepile.server.commands import OPS, Command, CommandError, apply_command
-from bonepile.server.room import Room, RoomError, open_room
+from bonepile.server.tables.commands import OPS, Command, CommandError, apply_command
+from bonepile.server.tables.room import Room, RoomError, open_room
 from test_room import config
 
 

@@ -31,11 +31,11 @@ from sqlalchemy import create_engine, text
 
 from bonepile.games import get_game
 from bonepile.record import read_record
-from bonepile.server.app import Settings, create_app
-from bonepile.server.hub import STORAGE_DOWN, Hub
 from bonepile.server.limits import Limits
-from bonepile.server.room import TableConfig, restore
-from bonepile.server.store import Faults, Store, engine_url
+from bonepile.server.storage.store import Faults, Store, engine_url
+from bonepile.server.tables.hub import STORAGE_DOWN, Hub
+from bonepile.server.tables.room import TableConfig, restore
+from bonepile.server.web.app import Settings, create_app
 from tcp_proxy import TcpProxy
 from test_server import live_table, my_turn_or_over, new_table, receive_state
 from test_store import PG, _postgres_or_skip
@@ -615,7 +615,7 @@ def test_the_background_workers_run_at_the_priority_asked(
     low is niced; normal is the server's own priority. Read from the system's own record of
     each worker (an idle-class worker asked to answer would wait as long as a busy machine
     keeps every core busy)."""
-    from bonepile.server.thinkers import bot_pool
+    from bonepile.server.tables.thinkers import bot_pool
     from test_server_processes import children
 
     def workers() -> set[int]:

@@ -1,4 +1,4 @@
-"""HTTP hardening (``bonepile.server.guard``).
+"""HTTP hardening (``bonepile.server.web.guard``).
 
 Against a real uvicorn server on a loopback port, with both of uvicorn's parsers: a crowd of
 slow clients trickling headers from one address is cut to the per-peer cap and closed at the
@@ -37,12 +37,17 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field
 
-from bonepile.server.app import STATIC, Settings, create_app
-from bonepile.server.catalogue import rules_html
-from bonepile.server.guard import MAX_BODY, add_guards, api_docs_options, content_security_policy
-from bonepile.server.hub import Hub
-from bonepile.server.slowclients import uvicorn_options
-from bonepile.server.store import Store
+from bonepile.server.storage.store import Store
+from bonepile.server.tables.catalogue import rules_html
+from bonepile.server.tables.hub import Hub
+from bonepile.server.web.app import STATIC, Settings, create_app
+from bonepile.server.web.guard import (
+    MAX_BODY,
+    add_guards,
+    api_docs_options,
+    content_security_policy,
+)
+from bonepile.server.web.slowclients import uvicorn_options
 from live_server import free_port
 
 pytestmark = pytest.mark.system

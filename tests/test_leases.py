@@ -16,8 +16,8 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import create_engine, text
 
-from bonepile.server.leases import Leases, expire_process, site_identity
-from bonepile.server.store import LeaseLost, Store, VersionConflict
+from bonepile.server.site.leases import Leases, expire_process, site_identity
+from bonepile.server.storage.store import LeaseLost, Store, VersionConflict
 from test_store import make_store  # noqa: F401 - the fixture
 
 ENTRY = {"type": "chat", "seat": None, "name": "x", "text": "hi", "t": 0.0}
@@ -151,7 +151,7 @@ def test_the_migration_gives_every_stored_table_a_lease(tmp_path: Path) -> None:
     engine = create_engine(url)
     config = Config()
     config.set_main_option(
-        "script_location", str(resources.files("bonepile.server") / "migrations")
+        "script_location", str(resources.files("bonepile.server.storage") / "migrations")
     )
     with engine.begin() as conn:
         config.attributes["connection"] = conn
@@ -172,7 +172,7 @@ def test_the_migration_gives_every_stored_table_a_lease(tmp_path: Path) -> None:
 def test_a_claim_waits_for_a_write_checked_under_the_old_lease(make_store: Any) -> None:  # noqa: F811
     """A write whose lease was checked just before the owner lapsed is either stored before the
     claim (which then reads it) or fenced: never stored behind the new owner's back."""
-    from bonepile.server.store import _store
+    from bonepile.server.storage.store import _store
 
     store = make_store()
     if store.engine.dialect.name != "postgresql":

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bonepile.server.patch import apply, diff
-from bonepile.server.room import new_config, open_room
+from bonepile.server.tables.patch import apply, diff
+from bonepile.server.tables.room import new_config, open_room
 
 # a field of a state keeps its type (a flag never becomes the number 1), and values compare as
 # Python compares them (True == 1, 1 == 1.0), so the documents mix no such look-alikes
@@ -100,7 +100,7 @@ def test_the_states_of_a_real_table_patch_exactly_and_briefly(game: str, players
 def test_connections_sent_different_states_get_each_its_own_patch_in_a_broadcast() -> None:
     """Within one broadcast a patch is made once per pair of states: a spectator whose last
     state differs from the others' (one more move in its history) is patched from its own."""
-    from bonepile.server.live import Connection, Shared
+    from bonepile.server.tables.live import Connection, Shared
 
     async def nothing(_: dict[str, Any]) -> None:
         return None

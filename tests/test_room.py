@@ -21,7 +21,7 @@ pytest.importorskip("pydantic")
 from bonepile.agents.registry import make_agent
 from bonepile.games import all_games, get_game
 from bonepile.match import derive_seed
-from bonepile.server.room import (
+from bonepile.server.tables.room import (
     CHAT_BURST,
     CLAIM_ALPHABET,
     CLAIM_LENGTH,
@@ -36,7 +36,7 @@ from bonepile.server.room import (
     restore,
     token_hash,
 )
-from bonepile.server.seats import _splitmix
+from bonepile.server.tables.seats import _splitmix
 from bonepile.view import view
 
 TILE = re.compile(r'"(\d{1,2}-\d{1,2})"')

@@ -26,10 +26,10 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from bonepile.record import read_record
-from bonepile.server.app import Settings, create_app
-from bonepile.server.hub import Hub
-from bonepile.server.patch import apply
-from bonepile.server.store import Store
+from bonepile.server.storage.store import Store
+from bonepile.server.tables.hub import Hub
+from bonepile.server.tables.patch import apply
+from bonepile.server.web.app import Settings, create_app
 from bonepile.view import view
 
 TILE = re.compile(r'"(\d{1,2}-\d{1,2})"')
@@ -484,7 +484,7 @@ def test_the_lobby_socket_lists_tables_as_they_open_and_fill(client: TestClient)
 
 
 def test_the_game_catalogue_and_rules_pages() -> None:
-    from bonepile.server.catalogue import catalogue, rules_html
+    from bonepile.server.tables.catalogue import catalogue, rules_html
 
     names = [g["name"] for g in catalogue()]
     assert names and "super_dominoes" in names
@@ -495,7 +495,7 @@ def test_the_game_catalogue_and_rules_pages() -> None:
 
 
 def test_views_sent_are_views(client: TestClient) -> None:
-    from bonepile.server.hub import Hub as _Hub
+    from bonepile.server.tables.hub import Hub as _Hub
 
     hub: _Hub = client.app.state.hub  # type: ignore[attr-defined]
     t = new_table(client, "doubles", ["me", "random"])
@@ -529,7 +529,7 @@ class _Broken(ThreadPoolExecutor):
 def test_a_bot_that_hangs_or_dies_never_stops_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: type[ThreadPoolExecutor]
 ) -> None:
-    import bonepile.server.hub as hub_module
+    import bonepile.server.tables.hub as hub_module
 
     monkeypatch.setattr(hub_module, "BOT_BUDGET", 0.2)
     store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
@@ -658,7 +658,7 @@ def test_a_page_of_another_site_cannot_open_a_socket(client: TestClient, path: s
 
 
 def test_the_origin_rule() -> None:
-    from bonepile.server.guard import same_origin
+    from bonepile.server.web.guard import same_origin
 
     assert same_origin(None, "example.com")  # a program
     assert same_origin("https://example.com", "example.com")
@@ -675,7 +675,7 @@ def test_a_crowd_of_spectators_is_told_its_size_once_not_once_a_spectator(tmp_pa
     """200 spectators arriving at once cost each socket a message or two, not 200 (the news of
     each arrival sent to every socket is work quadratic in the crowd); the count shown is
     right within PRESENCE_EVERY, and a seated player's arrival is shown at once."""
-    from bonepile.server.hub import PRESENCE_EVERY
+    from bonepile.server.tables.hub import PRESENCE_EVERY
 
     async def run() -> None:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), ThreadPoolExecutor(2), bot_pace=0.0)

@@ -247,7 +247,7 @@ def test_a_second_server_on_the_same_database_refuses_to_start(data: Path) -> No
 
 
 def test_one_postgresql_database_is_held_by_one_serving_process() -> None:
-    from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from bonepile.server.site.exclusive import DatabaseInUse, hold_database
     from test_store import PG, _postgres_or_skip
 
     _postgres_or_skip()
@@ -268,7 +268,7 @@ def _schemas(count: int) -> Iterator[list[str]]:
 
     from sqlalchemy import create_engine, text
 
-    from bonepile.server.store import engine_url
+    from bonepile.server.storage.store import engine_url
     from test_store import PG, _postgres_or_skip
 
     _postgres_or_skip()
@@ -289,7 +289,7 @@ def _schemas(count: int) -> Iterator[list[str]]:
 def test_the_lock_is_the_schema_s_not_the_whole_database() -> None:
     """Two sites in two schemas of one database (staging and production, two tenants) are two
     sites: each holds its own schema, and a second server refused names the schema it wanted."""
-    from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from bonepile.server.site.exclusive import DatabaseInUse, hold_database
 
     with _schemas(2) as (one, two):
         first = hold_database(one, "db")
@@ -369,7 +369,7 @@ def _play_a_move(served: Served, table: dict[str, Any]) -> str:
 
 def _lock_free(url: str) -> None:
     """Wait until nobody holds the database at ``url`` (PostgreSQL noticed a cut)."""
-    from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from bonepile.server.site.exclusive import DatabaseInUse, hold_database
 
     deadline = time.monotonic() + WAIT
     while True:
@@ -408,7 +408,7 @@ def test_a_server_cut_off_while_another_took_its_database_stops_by_itself(tmp_pa
             assert stopped.endswith("this server stopped"), said
             assert _get_status(f"{second.base}/api/tables/{table['id']}") == 200
             assert second.proc.poll() is None
-            from bonepile.server.store import Store
+            from bonepile.server.storage.store import Store
 
             store = Store(url)
             try:
@@ -428,7 +428,7 @@ def test_a_server_cut_off_while_another_took_its_database_stops_by_itself(tmp_pa
 def test_a_server_takes_its_database_again_after_a_blip(tmp_path: Path) -> None:
     """A cut that ends before anyone else starts: the server takes its lock again by itself,
     serves on, and a second server started afterwards is refused."""
-    from bonepile.server.exclusive import DatabaseInUse, hold_database
+    from bonepile.server.site.exclusive import DatabaseInUse, hold_database
     from tcp_proxy import TcpProxy
 
     with _schemas(1) as (url,):

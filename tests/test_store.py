@@ -18,7 +18,7 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import create_engine, text
 
-from bonepile.server.store import (
+from bonepile.server.storage.store import (
     PROCESS_KEPT,
     Store,
     StoredGame,
@@ -179,7 +179,7 @@ def test_a_batch_stores_every_job_but_the_refused_one(make_store) -> None:  # ty
 
 
 def test_the_hubs_writer_stores_writes_that_wait_together_in_one_transaction(make_store) -> None:  # type: ignore[no-untyped-def]
-    from bonepile.server.writer import Writer
+    from bonepile.server.storage.writer import Writer
 
     s = make_store()
     batches: list[int] = []
@@ -251,7 +251,7 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path: Path) -> 
 
 
 def test_the_writer_outlives_a_caller_that_stopped_waiting(make_store) -> None:  # type: ignore[no-untyped-def]
-    from bonepile.server.writer import Writer
+    from bonepile.server.storage.writer import Writer
 
     s = make_store()
     batch = s.batch
@@ -306,7 +306,7 @@ def test_a_server_whose_database_was_taken_over_stores_nothing_more(make_store) 
     """A server alone raises the serving epoch as it starts; one whose hold lapsed while a
     second started (a network cut, a database restart) has every later write refused, whole,
     while the second's writes go on: two servers never both write."""
-    from bonepile.server.store import DatabaseTaken
+    from bonepile.server.storage.store import DatabaseTaken
 
     first, second = make_store(), make_store()
     mine = first.take_over("solo", "pid 1 on a", 1.0)
@@ -333,7 +333,7 @@ def test_the_processes_of_a_site_share_an_epoch_that_a_server_alone_ends(make_st
     """Processes joining a site keep its epoch (each goes on writing); a server alone that
     starts on the database while the site's hold lapsed fences every one of them off, and a
     site that starts after it fences it off in turn."""
-    from bonepile.server.store import DatabaseTaken
+    from bonepile.server.storage.store import DatabaseTaken
 
     one, two, alone, again = make_store(), make_store(), make_store(), make_store()
     epoch = one.take_over("site", "one", 1.0)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bonepile.games import all_games, get_game
-from bonepile.server.catalogue import catalogue, default_bot
+from bonepile.server.tables.catalogue import catalogue, default_bot
 
 pytestmark = [pytest.mark.engine, pytest.mark.strength]
 

@@ -86,7 +86,7 @@ def reports(data: str, database: str | None, limit: int) -> None:
 
     try:
         from bonepile.server.players.manners import Manners
-        from bonepile.server.store import Store, StoreError
+        from bonepile.server.storage.store import Store, StoreError
     except ImportError as e:
         _fail(f"reports need the server's packages ({e.name} is missing): {SERVER_EXTRA}")
     url = database or f"sqlite:///{Path(data).expanduser().resolve() / 'bonepile.db'}"

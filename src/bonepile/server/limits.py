@@ -114,7 +114,8 @@ def changed_limits(changes: Mapping[str, float]) -> Limits:
 
 class Counter:
     """A limit on events per key, checked and counted without blocking: this process's own
-    (:class:`RateLimiter`, here) or one a site shares (:class:`~bonepile.server.site.Shared`)."""
+    (:class:`RateLimiter`, here) or one a site shares
+    (:class:`~bonepile.server.site.site.Shared`)."""
 
     async def check(self, key: str, now: float) -> float | None:
         """``None`` if ``key`` may act now, else the seconds until it may (nothing counted)."""

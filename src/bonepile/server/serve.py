@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bonepile.errors import BonepileError
-from bonepile.server.store import safe_url
+from bonepile.server.storage.store import safe_url
 
 log = logging.getLogger("bonepile.server")
 
@@ -81,20 +81,20 @@ def serve(
     """Run the server until interrupted, printing the address to open. ``limits`` changes
     fields of :class:`~bonepile.server.limits.Limits`; ``trusted_proxies`` are the reverse
     proxies whose ``X-Forwarded-For`` names the client; with ``redis`` (a URL) the process is
-    one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site`).
+    one of a site of several on the same PostgreSQL database (:mod:`bonepile.server.site.site`).
     ``workers`` > 1 runs that many such processes behind the one port
-    (:mod:`bonepile.server.supervisor`); ``listen_fd`` is the listening socket a supervisor
+    (:mod:`bonepile.server.site.supervisor`); ``listen_fd`` is the listening socket a supervisor
     hands one of them; ``background_priority`` is that of the analyses and bots-only tables
-    (see :data:`~bonepile.server.thinkers.PRIORITIES`)."""
+    (see :data:`~bonepile.server.tables.thinkers.PRIORITIES`)."""
     try:
         import uvicorn
 
-        from bonepile.server.app import Settings, create_app, make_hub
-        from bonepile.server.exclusive import Watch, hold_database, whoami
-        from bonepile.server.leases import site_identity
         from bonepile.server.limits import changed_limits
-        from bonepile.server.slowclients import quiet_connections, uvicorn_options
-        from bonepile.server.store import Faults, Store
+        from bonepile.server.site.exclusive import Watch, hold_database, whoami
+        from bonepile.server.site.leases import site_identity
+        from bonepile.server.storage.store import Faults, Store
+        from bonepile.server.web.app import Settings, create_app, make_hub
+        from bonepile.server.web.slowclients import quiet_connections, uvicorn_options
     except ImportError as e:
         raise ServeError(
             f"the web server needs its extra packages ({e.name} is missing): "
@@ -121,11 +121,11 @@ def serve(
     if redis:
         _check_redis(redis)
     if workers > 1:
-        from bonepile.server.supervisor import supervise
+        from bonepile.server.site.supervisor import supervise
 
         supervise(host, port, workers, folder, url, redis or "", quiet)
         return
-    # one process per database unless they form a site (bonepile.server.exclusive)
+    # one process per database unless they form a site (bonepile.server.site.exclusive)
     held = hold_database(url, safe_url(url), site=bool(redis))
     try:
         bounds = changed_limits(limits or {})
@@ -206,8 +206,8 @@ def _same_redis(store: Any, url: str, site_key: str) -> None:
     process names itself in its Redis; a new one gets a few seconds to)."""
     import redis
 
-    from bonepile.server.leases import RENEW_EVERY, Leases
-    from bonepile.server.site import PROCESSES
+    from bonepile.server.site.leases import RENEW_EVERY, Leases
+    from bonepile.server.site.site import PROCESSES
 
     client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
     deadline = time.monotonic() + 2 * RENEW_EVERY + 1

@@ -40,7 +40,7 @@ from bonepile.server.players.passwords import (
     needs_rehash,
     verify_password,
 )
-from bonepile.server.store import PlainSql, Store, metadata
+from bonepile.server.storage.store import PlainSql, Store, metadata
 
 SESSION_LIFE = 30 * 24 * 3600.0
 """Seconds a session lasts at most from its sign-in."""

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from bonepile.games import all_games, get_game
 from bonepile.server.players.accounts import Account
 from bonepile.server.players.web import players_of
-from bonepile.server.room import RoomError
+from bonepile.server.tables.room import RoomError
 
 HANDS_PAGE = 50
 """Finished hands on one page of a player's list."""
@@ -171,7 +171,7 @@ def _filtered(
 ) -> list[Any]:
     """A page of the finished hands ``owner`` played against ``opponent`` (if given) that they
     ``won`` or ``lost`` (if given), newest first."""
-    from bonepile.server.store import PlainSql
+    from bonepile.server.storage.store import PlainSql
 
     found: list[Any] = []
     cursor = before

@@ -23,7 +23,7 @@ from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Te
 from sqlalchemy.exc import IntegrityError
 
 from bonepile.errors import BonepileError
-from bonepile.server.store import PlainSql, Store, metadata
+from bonepile.server.storage.store import PlainSql, Store, metadata
 
 CHALLENGE_LIFE = 600.0
 """Seconds a challenge waits for its answer."""

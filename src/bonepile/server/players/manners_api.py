@@ -12,7 +12,7 @@ from bonepile.games import all_games, get_game
 from bonepile.server.players.accounts import Account
 from bonepile.server.players.manners import Challenge, MannersError
 from bonepile.server.players.web import Identity, Players, players_of
-from bonepile.server.room import RoomError
+from bonepile.server.tables.room import RoomError
 
 
 class NewChallenge(BaseModel):

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Column, Float, Index, Integer, String, Table
 
-from bonepile.server.store import PlainSql, Store, metadata
+from bonepile.server.storage.store import PlainSql, Store, metadata
 
 RANGE_START = 100.0
 """Rating points either side a new seeker of a rated pool is paired within."""

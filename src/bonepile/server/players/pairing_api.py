@@ -13,12 +13,12 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from bonepile.games import all_games, get_game
-from bonepile.server.catalogue import default_bot
-from bonepile.server.live import new_table_id
 from bonepile.server.players.pairing import BOTS_AFTER, Pairing, Pool, Seeker
 from bonepile.server.players.ratings import START
 from bonepile.server.players.web import Identity, Players, SignedOut, players_of
-from bonepile.server.room import RoomError
+from bonepile.server.tables.catalogue import default_bot
+from bonepile.server.tables.live import new_table_id
+from bonepile.server.tables.room import RoomError
 
 log = logging.getLogger("bonepile.server")
 

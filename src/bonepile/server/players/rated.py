@@ -14,10 +14,10 @@ import logging
 from collections.abc import Sequence
 
 from bonepile.games import get_game
-from bonepile.server.hub import Hub
 from bonepile.server.players.ratings import Ratings, finishing_ranks
-from bonepile.server.room import Room, RoomError
-from bonepile.server.store import PlainSql
+from bonepile.server.storage.store import PlainSql
+from bonepile.server.tables.hub import Hub
+from bonepile.server.tables.room import Room, RoomError
 
 log = logging.getLogger("bonepile.server")
 

@@ -22,7 +22,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table
 from sqlalchemy.exc import IntegrityError
 
-from bonepile.server.store import PlainSql, Store, metadata
+from bonepile.server.storage.store import PlainSql, Store, metadata
 
 START = 1500.0
 """A new player's rating."""

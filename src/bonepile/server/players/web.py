@@ -25,7 +25,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bonepile.errors import BonepileError
-from bonepile.server.hub import Hub
 from bonepile.server.limits import TooMany, wait_text
 from bonepile.server.players.accounts import SESSION_LIFE, Account, Accounts
 from bonepile.server.players.manners import Manners
@@ -33,6 +32,7 @@ from bonepile.server.players.names import name_key
 from bonepile.server.players.pairing import Pairing
 from bonepile.server.players.rated import RatedTables
 from bonepile.server.players.ratings import Ratings
+from bonepile.server.tables.hub import Hub
 
 HASHES_AT_ONCE = 4
 """Password hashes computed at once by one process (each takes 64 MiB for a tenth of a second):

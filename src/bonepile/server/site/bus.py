@@ -26,7 +26,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from bonepile.errors import BonepileError
-from bonepile.server.store import safe_url
+from bonepile.server.storage.store import safe_url
 
 log = logging.getLogger("bonepile.server")
 

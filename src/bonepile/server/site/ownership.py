@@ -1,4 +1,4 @@
-"""Where a table stands in a site of several processes (see :mod:`bonepile.server.site`):
+"""Where a table stands in a site of several processes (see :mod:`bonepile.server.site.site`):
 kept on every table in memory, owned alone when the server serves alone."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hub's part in a site of several processes (:mod:`bonepile.server.site`): taking a
+"""The hub's part in a site of several processes (:mod:`bonepile.server.site.site`): taking a
 table over, following a table another process owns (a replica), and counting who is at a table
 on every process. The hub's collaborator (``hub.replicas``); a server alone never calls it."""
 
@@ -10,13 +10,13 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bonepile.errors import BonepileError
-from bonepile.server.live import Table
-from bonepile.server.ownership import TAKEOVER_PAUSE, SiteTable
-from bonepile.server.room import RoomError, TableConfig, restore
-from bonepile.server.store import StorageDown
+from bonepile.server.site.ownership import TAKEOVER_PAUSE, SiteTable
+from bonepile.server.storage.store import StorageDown
+from bonepile.server.tables.live import Table
+from bonepile.server.tables.room import RoomError, TableConfig, restore
 
 if TYPE_CHECKING:
-    from bonepile.server.hub import Hub
+    from bonepile.server.tables.hub import Hub
 
 log = logging.getLogger("bonepile.server")
 

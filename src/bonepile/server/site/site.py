@@ -2,16 +2,16 @@
 
 Every process of a site serves any page, socket or request for any table; the processes share
 one PostgreSQL database and one Redis. Each unfinished table is *owned* by one process at a
-time (its lease, :mod:`bonepile.server.leases`): only the owner changes the table, so its moves,
-bots, clocks and absences are decided in one place. Every other process with sockets on the
+time (its lease, :mod:`bonepile.server.site.leases`): only the owner changes the table, so its
+moves, bots, clocks and absences are decided in one place. Every other process with sockets on the
 table keeps a *replica* that follows the stored journal and draws the table for its own
 sockets.
 
 * A request reaching a replica (a move, a chat line, a seat to join) is sent to the owner over
-  the bus as a :class:`~bonepile.server.commands.Command`; the owner carries it out, stores it
-  under its lease and publishes the new entries on the table's channel, then answers. Redis
-  keeps the order of one publisher's messages, so the replica has shown the new state before it
-  hears the answer.
+  the bus as a :class:`~bonepile.server.tables.commands.Command`; the owner carries it out,
+  stores it under its lease and publishes the new entries on the table's channel, then
+  answers. Redis keeps the order of one publisher's messages, so the replica has shown the new
+  state before it hears the answer.
 * The owner counts who is at the table on every process: each replica tells it how many
   sockets it has at each seat and how many watch (``here``), and it publishes the whole
   (``pres``).
@@ -42,15 +42,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bonepile.errors import BonepileError
-from bonepile.server.bus import Bus, BusError
-from bonepile.server.leases import LEASE_TTL, RENEW_EVERY, Leases
 from bonepile.server.limits import Counter, RateLimiter
-from bonepile.server.ownership import MOVING, Remote
-from bonepile.server.room import RoomError
-from bonepile.server.store import StorageDown
+from bonepile.server.site.bus import Bus, BusError
+from bonepile.server.site.leases import LEASE_TTL, RENEW_EVERY, Leases
+from bonepile.server.site.ownership import MOVING, Remote
+from bonepile.server.storage.store import StorageDown
+from bonepile.server.tables.room import RoomError
 
 if TYPE_CHECKING:
-    from bonepile.server.hub import Hub, Table
+    from bonepile.server.tables.hub import Hub, Table
 
 log = logging.getLogger("bonepile.server")
 

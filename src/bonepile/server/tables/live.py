@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 from bonepile.errors import BonepileError
 from bonepile.geometry import scene
 from bonepile.server.limits import TokenBucket
-from bonepile.server.lobby import Send
-from bonepile.server.ownership import SiteTable
-from bonepile.server.patch import diff
-from bonepile.server.room import Room
+from bonepile.server.site.ownership import SiteTable
+from bonepile.server.tables.lobby import Send
+from bonepile.server.tables.patch import diff
+from bonepile.server.tables.room import Room
 from bonepile.view import view
 
 log = logging.getLogger("bonepile.server")
@@ -103,7 +103,8 @@ class Table:
     """Whether this process decides the table (always, for a server alone on its database)."""
     presence_due: bool = False
     """A watcher came or went and the others have not been sent the new count yet (it goes
-    out with the next state, or on its own within :data:`~bonepile.server.hub.PRESENCE_EVERY`)."""
+    out with the next state, or on its own within
+    :data:`~bonepile.server.tables.hub.PRESENCE_EVERY`)."""
 
     def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
         """The table's scene for a screen ``width`` by ``height``, worked out once per version

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from alembic import context
 
-from bonepile.server.store import metadata
+from bonepile.server.storage.store import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - the store always passes its connection
-    raise RuntimeError("bonepile migrations run through bonepile.server.store.Store")
+    raise RuntimeError("bonepile migrations run through bonepile.server.storage.store.Store")
 context.configure(
     connection=connection,
     target_metadata=metadata,

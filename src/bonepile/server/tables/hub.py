@@ -31,10 +31,6 @@ from bonepile.errors import BonepileError
 from bonepile.games import get_game
 from bonepile.record import dump_record
 from bonepile.seeds import random_seed
-from bonepile.server.background import AnalysisPlaces, FinishedHands
-from bonepile.server.catalogue import BOT_SPECS
-from bonepile.server.collector import Collector
-from bonepile.server.commands import Command, apply_command
 from bonepile.server.limits import (
     Counter,
     Limits,
@@ -45,7 +41,23 @@ from bonepile.server.limits import (
     TooMany,
     wait_text,
 )
-from bonepile.server.live import (
+from bonepile.server.site.ownership import MOVING, SiteTable
+from bonepile.server.site.replicas import Replicas
+from bonepile.server.storage.store import (
+    STORAGE_DOWN,
+    LeaseLost,
+    StorageDown,
+    Store,
+    StoredGame,
+    VersionConflict,
+    Write,
+)
+from bonepile.server.storage.writer import Writer
+from bonepile.server.tables.background import AnalysisPlaces, FinishedHands
+from bonepile.server.tables.catalogue import BOT_SPECS
+from bonepile.server.tables.collector import Collector
+from bonepile.server.tables.commands import Command, apply_command
+from bonepile.server.tables.live import (
     Connection,
     Outage,
     Shared,
@@ -56,10 +68,8 @@ from bonepile.server.live import (
     retired_message,
     unbroken,
 )
-from bonepile.server.lobby import Lobby, Send
-from bonepile.server.ownership import MOVING, SiteTable
-from bonepile.server.replicas import Replicas
-from bonepile.server.room import (
+from bonepile.server.tables.lobby import Lobby, Send
+from bonepile.server.tables.room import (
     BotTurn,
     Room,
     RoomError,
@@ -68,20 +78,10 @@ from bonepile.server.room import (
     open_room,
     restore,
 )
-from bonepile.server.store import (
-    STORAGE_DOWN,
-    LeaseLost,
-    StorageDown,
-    Store,
-    StoredGame,
-    VersionConflict,
-    Write,
-)
-from bonepile.server.thinkers import bot_pool, think
-from bonepile.server.writer import Writer
+from bonepile.server.tables.thinkers import bot_pool, think
 
 if TYPE_CHECKING:
-    from bonepile.server.site import Site
+    from bonepile.server.site.site import Site
 
 log = logging.getLogger("bonepile.server")
 
@@ -128,7 +128,8 @@ class Hub:
     ) -> None:
         self.store = store
         self.background_priority = background_priority
-        """The background workers' priority (:data:`~bonepile.server.thinkers.PRIORITIES`)."""
+        """The background workers' priority
+        (:data:`~bonepile.server.tables.thinkers.PRIORITIES`)."""
         self.site = site
         self.replicas = Replicas(self)
         """Taking tables over and following those other processes own (in a site)."""

@@ -3,7 +3,7 @@
 The supervisor binds the port once and starts N ``bonepile serve`` processes that inherit the
 listening socket (fork and exec: nothing of the supervisor's state is shared by accident). The
 kernel hands each new connection to whichever worker accepts it first, so any worker may get
-any request: the workers are the processes of one site (:mod:`bonepile.server.site`), on one
+any request: the workers are the processes of one site (:mod:`bonepile.server.site.site`), on one
 PostgreSQL database and one Redis, exactly as processes on different machines would be.
 
 When a worker dies the supervisor says so in one line, ends its lease on life in the database
@@ -66,9 +66,9 @@ def supervise(
     host: str, port: int, workers: int, folder: Path, database: str, redis: str, quiet: bool
 ) -> None:
     """Run ``workers`` worker processes on ``host``:``port`` until interrupted."""
-    from bonepile.server.leases import expire_process
     from bonepile.server.serve import address
-    from bonepile.server.store import Store, safe_url
+    from bonepile.server.site.leases import expire_process
+    from bonepile.server.storage.store import Store, safe_url
 
     sock = _bind(host, port)
     env = {**os.environ, "BONEPILE_WORKERS": "1"}  # a worker supervises nothing

@@ -11,7 +11,7 @@ place at a time. Two kinds of rows say where:
 
 A table whose owner's lease on life has run out (a process killed, a machine lost) is claimed
 by another process: the claim raises the epoch, and every write of the table names the epoch it
-was decided under (:attr:`~bonepile.server.store.Changes.fence`), checked in the transaction
+was decided under (:attr:`~bonepile.server.storage.store.Changes.fence`), checked in the transaction
 that stores it. A process that lost a table, even one paused for a minute that wakes up sure it
 still owns it, can therefore never store a move of it again: the database refuses it, whatever
 the process's own clock says.
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bonepile.server.store import PlainSql, Store, prune_processes
+from bonepile.server.storage.store import PlainSql, Store, prune_processes
 
 LEASE_TTL = 6.0
 """Seconds a process's lease on life lasts from its last renewal."""

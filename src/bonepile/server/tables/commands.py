@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bonepile.errors import BonepileError
-from bonepile.server.room import Room, RoomError
+from bonepile.server.tables.room import Room, RoomError
 
 SEATED_OPS = frozenset(
     {

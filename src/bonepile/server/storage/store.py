@@ -1,7 +1,7 @@
 """Where the server keeps its tables and finished games: SQLAlchemy 2 on SQLite or PostgreSQL.
 
 A table is its configuration plus a journal of numbered entries (see
-:mod:`bonepile.server.room`); each entry is stored once, under its version, before anyone is
+:mod:`bonepile.server.tables.room`); each entry is stored once, under its version, before anyone is
 told of it. Finished hands are kept as game records. The schema is made and upgraded by the
 Alembic migrations in ``migrations/`` when a store opens.
 
@@ -378,7 +378,7 @@ class Store:
         from alembic import command
         from alembic.config import Config
 
-        folder = resources.files("bonepile.server") / "migrations"
+        folder = resources.files("bonepile.server.storage") / "migrations"
         config = Config()
         config.set_main_option("script_location", str(folder))
         with _MIGRATE_LOCK, self.engine.begin() as conn:

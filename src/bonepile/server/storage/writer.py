@@ -7,7 +7,7 @@ import queue
 import threading
 from concurrent.futures import Future, InvalidStateError
 
-from bonepile.server.store import Store, Write
+from bonepile.server.storage.store import Store, Write
 
 
 class Writer:

@@ -28,8 +28,8 @@ from bonepile.errors import BonepileError
 from bonepile.games import get_game
 from bonepile.match import Match, match_of
 from bonepile.seeds import random_seed
-from bonepile.server.moves import moves_json
-from bonepile.server.seats import (
+from bonepile.server.tables.moves import moves_json
+from bonepile.server.tables.seats import (
     CLAIM_ALPHABET,
     CLAIM_LENGTH,
     MAX_NAME,

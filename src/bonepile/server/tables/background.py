@@ -13,8 +13,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TooMany, wait_text
-from bonepile.server.room import RoomError
-from bonepile.server.store import StorageDown, Store, StoredGame
+from bonepile.server.storage.store import StorageDown, Store, StoredGame
+from bonepile.server.tables.room import RoomError
 
 KEPT_GAMES = 128
 """Finished hands kept in memory for replays and analyses."""

@@ -1,6 +1,6 @@
 """The web app: pages, the JSON API, and one WebSocket per client at a table.
 
-:func:`create_app` builds the ASGI app on a :class:`~bonepile.server.store.Store`. The pages
+:func:`create_app` builds the ASGI app on a :class:`~bonepile.server.storage.store.Store`. The pages
 are one static client (``static/``) that routes by path: ``/`` the front page and lobby,
 ``/t/{id}`` a table, ``/replays`` and ``/replay/{id}`` the kept games, ``/rules/{game}`` a rules
 page. docs/server.md describes the API and the socket messages.
@@ -29,11 +29,6 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.websockets import WebSocketState
 
 from bonepile.errors import BonepileError
-from bonepile.server.analysis import analyse, replay_frames
-from bonepile.server.catalogue import catalogue, rules_html
-from bonepile.server.commands import Command
-from bonepile.server.guard import RateRule, add_guards, api_docs_options, same_origin
-from bonepile.server.hub import Connection, Hub, StorageDown
 from bonepile.server.limits import Limits, TooMany
 from bonepile.server.players.boards import add_board_routes
 from bonepile.server.players.manners_api import add_manners_routes
@@ -46,7 +41,15 @@ from bonepile.server.players.web import (
     anonymous_id,
     players_of,
 )
-from bonepile.server.protocol import (
+from bonepile.server.storage.store import Store
+from bonepile.server.tables.analysis import analyse, replay_frames
+from bonepile.server.tables.catalogue import catalogue, rules_html
+from bonepile.server.tables.commands import Command
+from bonepile.server.tables.hub import Connection, Hub, StorageDown
+from bonepile.server.tables.room import RoomError
+from bonepile.server.tables.thinkers import bot_pool
+from bonepile.server.web.guard import RateRule, add_guards, api_docs_options, same_origin
+from bonepile.server.web.protocol import (
     Chat,
     ClaimSeat,
     EndTable,
@@ -66,14 +69,11 @@ from bonepile.server.protocol import (
     TakeSeat,
     parse_client,
 )
-from bonepile.server.room import RoomError
-from bonepile.server.store import Store
-from bonepile.server.thinkers import bot_pool
 
 log = logging.getLogger("bonepile.server")
 T = TypeVar("T")
 
-STATIC = Path(str(resources.files("bonepile.server") / "static"))
+STATIC = Path(str(resources.files("bonepile.server.web") / "static"))
 HELLO_TIMEOUT = 15.0
 
 
@@ -89,7 +89,7 @@ class Settings:
     background_workers: int = 1
     """Processes, at a lower priority, for analyses and tables of bots only."""
     background_priority: str = "idle"
-    """Their priority (see :data:`~bonepile.server.thinkers.PRIORITIES`)."""
+    """Their priority (see :data:`~bonepile.server.tables.thinkers.PRIORITIES`)."""
     limits: Limits = field(default_factory=Limits)
     api_docs: bool = False
     """Serve the OpenAPI schema at /openapi.json and its pages at /docs and /redoc."""
@@ -106,7 +106,7 @@ def make_hub(settings: Settings, store: Store) -> Hub:
     ``settings.redis``, its part in the site)."""
     site = None
     if settings.redis:
-        from bonepile.server.site import Site
+        from bonepile.server.site.site import Site
 
         site = Site(settings.redis, settings.site_key or "bonepile")
     return Hub(

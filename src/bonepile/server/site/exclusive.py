@@ -7,13 +7,13 @@ made on one never reach the other. So a server alone holds its database for itse
 runs: a SQLite database through a lock on a file beside it (``flock``), a PostgreSQL database
 through a session advisory lock on a connection kept open. The PostgreSQL lock is the schema's
 the tables live in (the first of the connection's search path): two sites in two schemas of
-one database are two sites. The processes of a site (``--redis``, :mod:`bonepile.server.site`)
+one database are two sites. The processes of a site (``--redis``, :mod:`bonepile.server.site.site`)
 share the tables, and hold the same lock shared: any number of them may run together, but not
 beside a server alone. The system lets a lock go when its process ends, however it ends.
 
 A lock on a connection lapses when the connection drops, and a file lock may on a network
 disk: so a serving process also raises the database's serving epoch as it starts, every write
-checks it (:meth:`~bonepile.server.store.Store.take_over`), and a :class:`Watch` takes the
+checks it (:meth:`~bonepile.server.storage.store.Store.take_over`), and a :class:`Watch` takes the
 lock again after a drop and stops the process if another server took the database meanwhile.
 """
 
@@ -138,7 +138,7 @@ def _retake_postgres(url: str, shown: str, site: bool) -> Any:
     """The lock taken again on a new connection after its own dropped; ``None`` while the
     database still counts the dropped connection as holding it (it has not noticed the drop
     yet) or cannot be reached. Raises :class:`DatabaseInUse` if another process holds it."""
-    from bonepile.server.store import StoreError
+    from bonepile.server.storage.store import StoreError
 
     try:
         conn, holder, shown = _lock_postgres(url, shown, site)
@@ -158,7 +158,7 @@ def _lock_postgres(url: str, shown: str, site: bool) -> tuple[Any, str, str]:
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.pool import NullPool
 
-    from bonepile.server.store import StoreError, engine_url
+    from bonepile.server.storage.store import StoreError, engine_url
 
     engine = create_engine(
         engine_url(url),
@@ -238,7 +238,7 @@ class Watch:
     """Makes sure, every :data:`WATCH_EVERY` seconds, that this process still serves the
     database ``store`` it holds through ``hold``: it takes the lock again if the connection
     holding it dropped (a network cut, a restart of the database), and checks the serving
-    epoch (:meth:`~bonepile.server.store.Store.take_over`). If another server holds the lock
+    epoch (:meth:`~bonepile.server.storage.store.Store.take_over`). If another server holds the lock
     or raised the epoch meanwhile, the process has lost the database: ``on_lost`` is called
     once, with the reason, and the process must stop serving (fail-stop). Its writes were
     fenced by the epoch all along, so nothing it did after the takeover was stored."""

@@ -4,7 +4,7 @@ API docs switch.
 :func:`add_guards` puts on the FastAPI app a pure ASGI middleware (security headers on every
 HTTP answer, 413 for a body over ``max_body``, the API docs hidden) and an answer to validation
 errors that names the fields and the problems without echoing the input. Slow clients are
-stopped below the app, by :mod:`bonepile.server.slowclients`.
+stopped below the app, by :mod:`bonepile.server.web.slowclients`.
 """
 
 from __future__ import annotations
