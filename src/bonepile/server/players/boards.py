@@ -20,7 +20,7 @@ from bonepile.server.tables.room import RoomError
 
 HANDS_PAGE = 50
 """Finished hands on one page of a player's list."""
-RECORDS_MOST = 5000
+RECORDS_MOST = 1000
 """Finished hands in one download of a player's records (the newest)."""
 
 
