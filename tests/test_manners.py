@@ -61,6 +61,8 @@ def test_a_challenge_accepted_seats_both_at_one_table(client: TestClient) -> Non
     as_browser(client, ann)
     (out,) = client.get("/api/challenges").json()["outgoing"]
     assert out["status"] == "accepted" and out["table"] == table
+    (kept,) = client.get("/api/account/data").json()["challenges"]
+    assert (kept["from"], kept["to"], kept["status"]) == ("Ann", "Bob", "accepted")
     assert client.get(f"/api/tables/{table}").json()["seat"] == 0
 
 
@@ -117,6 +119,7 @@ def test_a_block_keeps_two_players_apart(client: TestClient) -> None:
     as_browser(client, bob)
     assert client.post("/api/players/ann/block").json() == {"name": "Ann", "blocked": True}
     assert client.get("/api/account/blocks").json() == {"blocked": ["Ann"]}
+    assert client.get("/api/account/data").json()["blocked"] == ["Ann"]  # in what is kept
     as_browser(client, ann)
     refused = client.post("/api/challenges", json={"name": "Bob", "game": "block"})
     assert refused.status_code == 403 and refused.json()["error"] == "blocked"
@@ -147,6 +150,8 @@ def test_a_report_keeps_the_hand_for_the_operator(client: TestClient, db: Path) 
     assert listed.exit_code == 0, listed.output
     (line,) = listed.output.strip().splitlines()
     assert line.endswith("Bob reported Ann: rude <b>chat</b> all hand")
+    (filed,) = client.get("/api/account/data").json()["reports_filed"]  # Bob sees his report
+    assert (filed["reported"], filed["text"]) == ("Ann", "rude <b>chat</b>\nall hand")
     missing = CliRunner().invoke(cli, ["reports", "--data", str(db.parent / "nothing")])
     assert missing.exit_code == 2 and "there is no server database" in missing.output
     # Bob deletes his account: the report he filed goes with it

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
-from bonepile.cli_web import login, logout, reports
+from bonepile.cli_web import DATA_OPTION, DATABASE_OPTION, login, logout, reports
 from bonepile.errors import BonepileError, quoted
 from bonepile.games import Game, all_games, get_game
 from bonepile.options import parse_option_assignments
@@ -213,20 +213,8 @@ def cli() -> None:
     envvar="BONEPILE_PORT",
     help="Port to listen on.",
 )
-@click.option(
-    "--data",
-    default="bonepile-data",
-    show_default=True,
-    envvar="BONEPILE_DATA",
-    type=click.Path(file_okay=False),
-    help="Folder for the database and the cookie key.",
-)
-@click.option(
-    "--database",
-    default=None,
-    envvar="BONEPILE_DATABASE",
-    help="Database URL (postgresql://...); default: SQLite in the data folder.",
-)
+@DATA_OPTION
+@DATABASE_OPTION
 @click.option(
     "--bot-pace",
     default=0.8,

@@ -62,21 +62,27 @@ def logout(server: str) -> None:
     click.echo(f"Signed out of {server}." if was is not None else f"Not signed in to {server}.")
 
 
-@click.command()
-@click.option(
+DATA_OPTION = click.option(
     "--data",
     default="bonepile-data",
     show_default=True,
     envvar="BONEPILE_DATA",
     type=click.Path(file_okay=False),
-    help="The server's data folder (its SQLite database).",
+    help="The server's data folder (its SQLite database and cookie key).",
 )
-@click.option(
+"""``--data``, for ``serve`` and the commands that read what it keeps."""
+DATABASE_OPTION = click.option(
     "--database",
     default=None,
     envvar="BONEPILE_DATABASE",
-    help="The server's database URL (postgresql://...), if not the data folder's SQLite.",
+    help="Database URL (postgresql://...); default: SQLite in the data folder.",
 )
+"""``--database``, likewise."""
+
+
+@click.command()
+@DATA_OPTION
+@DATABASE_OPTION
 @click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
 def reports(data: str, database: str | None, limit: int) -> None:
     """List the reports players made about others, newest first (for the site's operator):
@@ -86,10 +92,11 @@ def reports(data: str, database: str | None, limit: int) -> None:
 
     try:
         from bonepile.server.players.manners import Manners
+        from bonepile.server.serve import database_url
         from bonepile.server.storage.store import Store, StoreError
     except ImportError as e:
         _fail(f"reports need the server's packages ({e.name} is missing): {SERVER_EXTRA}")
-    url = database or f"sqlite:///{Path(data).expanduser().resolve() / 'bonepile.db'}"
+    url = database_url(Path(data).expanduser().resolve(), database)
     if database is None and not (Path(data).expanduser() / "bonepile.db").exists():
         _fail(f"there is no server database in {data} (give --data or --database)")
     try:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bonepile.errors import BonepileError
 
@@ -139,6 +140,41 @@ class Local(Counter):
         self.limiter.hit(key, now)
 
 
+class Guesses:
+    """Wrong guesses at a secret (a seat's claim code, an account's password), held back three
+    ways: per guesser key (a browser, an address) across every target; per target; and, once a
+    target has taken its limit, from the guessers that guessed wrong at it, while the others
+    (its owner on a new device) may still try, so that a stranger cannot lock anyone out."""
+
+    def __init__(self, by_guesser: Counter, by_target: Counter, here: Counter, what: str) -> None:
+        """``here`` counts at most one wrong guess per guesser and target; ``what`` names the
+        secrets in the refusal ("claim codes")."""
+        self.by_guesser = by_guesser
+        self.by_target = by_target
+        self.here = here
+        self.what = what
+
+    def _keys(self, target: str, guessers: Sequence[str]) -> tuple[list[Any], list[Any]]:
+        mine = [(self.by_guesser, g) for g in guessers]
+        return mine, [(self.here, f"{target} {g}") for g in guessers]
+
+    async def check(self, target: str, guessers: Sequence[str], now: float) -> None:
+        """:class:`TooMany` if the ``guessers`` may not guess at ``target`` now."""
+        mine, here = self._keys(target, guessers)
+        if await self.by_target.check(target, now) is not None:
+            mine += here  # the target took its wrong guesses: none more from those
+        for counter, key in mine:
+            wait = await counter.check(key, now)
+            if wait is not None:
+                raise TooMany(f"too many wrong {self.what}: try again in {wait_text(wait)}", wait)
+
+    async def missed(self, target: str, guessers: Sequence[str], now: float) -> None:
+        """Count a wrong guess of the ``guessers`` at ``target``."""
+        mine, here = self._keys(target, guessers)
+        for counter, key in (*mine, *here, (self.by_target, target)):
+            await counter.hit(key, now)
+
+
 class RateLimiter:
     """At most ``limit`` events per key in any ``window`` seconds (a sliding window).
 
@@ -219,6 +255,8 @@ def wait_text(seconds: float) -> str:
 
 
 __all__ = [
+    "Counter",
+    "Guesses",
     "Limits",
     "RateLimiter",
     "ServerBusy",

@@ -21,6 +21,11 @@ class ServeError(BonepileError):
     """The server cannot start (a busy port, an unwritable data folder...)."""
 
 
+def database_url(folder: Path, database: str | None) -> str:
+    """The database of a server on the data folder ``folder``: ``database``, or SQLite there."""
+    return database or f"sqlite:///{folder / 'bonepile.db'}"
+
+
 def secret_of(folder: Path) -> str:
     """The key that signs the players' cookies, kept in ``folder/secret`` (made on first use,
     readable by its owner only), so that a restart keeps everyone in their seats."""
@@ -105,7 +110,7 @@ def serve(
         secret = private_folder(folder)
     except OSError as e:
         raise ServeError(f"cannot use the data folder {folder}: {e.strerror or e}") from None
-    url = database or f"sqlite:///{folder / 'bonepile.db'}"
+    url = database_url(folder, database)
     if workers > 1 and not redis:
         raise ServeError(
             "--workers runs a site of several processes: give it a PostgreSQL --database and "

@@ -148,6 +148,17 @@ class Accounts:
             )
         return {str(r[0]): Account.from_row(tuple(r)) for r in rows}
 
+    def ids_by_owner(self, owners: list[str]) -> dict[str, str]:
+        """The account id of each of ``owners`` that is an account's seat-holding id."""
+        if not owners:
+            return {}
+        marks = ", ".join("?" for _ in owners)
+        with self.store.engine.connect() as conn:
+            rows = PlainSql(conn).one(
+                f"SELECT owner, id FROM accounts WHERE owner IN ({marks})", owners
+            )
+        return {str(o): str(i) for o, i in rows}
+
     def check(self, name: str, password: str, now: float) -> Account | None:
         """The account if ``password`` is its password, else ``None``, for an unknown name in
         the same time as for a wrong password. A hash with old parameters is renewed."""

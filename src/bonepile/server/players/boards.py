@@ -13,9 +13,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
-from bonepile.games import all_games, get_game
 from bonepile.server.players.accounts import Account
 from bonepile.server.players.web import players_of
+from bonepile.server.tables.catalogue import game_and_count
 from bonepile.server.tables.room import RoomError
 
 HANDS_PAGE = 50
@@ -31,22 +31,6 @@ class HistoryChoice(BaseModel):
     hide_history: bool
 
 
-def _game(name: str) -> str:
-    if name not in {g.name for g in all_games()}:
-        raise RoomError("unknown", f"there is no game {name!r}")
-    return name
-
-
-def _players(game: str, players: int | None) -> int:
-    g = get_game(game)
-    low, high = g.player_range(g.make_options({}))
-    if players is None:
-        return low
-    if not low <= players <= high:
-        raise RoomError("players", f"{get_game(game).title} is played by {low} to {high}")
-    return players
-
-
 def add_board_routes(app: FastAPI) -> None:
     """The leaderboards and players' pages (docs/server.md lists them)."""
 
@@ -58,8 +42,8 @@ def add_board_routes(app: FastAPI) -> None:
 
     @app.get("/api/leaderboard/{game}")
     async def leaderboard(request: Request, game: str, players: int | None = None) -> Any:
-        game = _game(game)
-        count = _players(game, players)
+        g, count = game_and_count(game, players)
+        game = g.name
         rows = await asyncio.to_thread(players_of(request).ratings.leaderboard, game, count)
         return {
             "game": game,
@@ -77,7 +61,7 @@ def add_board_routes(app: FastAPI) -> None:
         result: str | None = None,
     ) -> Any:
         players = players_of(request)
-        game = None if game is None else _game(game)
+        game = None if game is None else game_and_count(game)[0].name
         if result not in (None, "won", "lost"):
             raise RoomError("result", "result is won or lost")
         account = await account_named(request, name)
@@ -87,13 +71,14 @@ def add_board_routes(app: FastAPI) -> None:
         standings = await asyncio.to_thread(players.ratings.standings, account.id)
         hands: list[dict[str, Any]] | None = None
         if itself or not hidden:
-            rows = await asyncio.to_thread(
-                players.hub.store.games, HANDS_PAGE, before, None, account.owner, game
-            )
             if opponent or result:
                 other = None if not opponent else await account_named(request, opponent)
                 rows = await asyncio.to_thread(
                     _filtered, players, account.owner, game, before, other, result
+                )
+            else:
+                rows = await asyncio.to_thread(
+                    players.hub.store.games, HANDS_PAGE, before, None, account.owner, game
                 )
             hands = [
                 {
@@ -120,8 +105,8 @@ def add_board_routes(app: FastAPI) -> None:
     async def rating_history(
         request: Request, name: str, game: str, players: int | None = None
     ) -> Any:
-        game = _game(game)
-        count = _players(game, players)
+        g, count = game_and_count(game, players)
+        game = g.name
         account = await account_named(request, name)
         points = await asyncio.to_thread(
             players_of(request).ratings.history, account.id, game, count

@@ -72,6 +72,21 @@ reports_t = Table(
 )
 
 
+def blocked_pairs(sql: PlainSql, accounts: Iterable[str]) -> set[frozenset[str]]:
+    """The pairs among ``accounts`` that either side blocked, read through ``sql`` (so a
+    pairing pass reads them in its own transaction)."""
+    ids = sorted(set(accounts))
+    if len(ids) < 2:
+        return set()
+    marks = ", ".join("?" for _ in ids)
+    rows = sql.one(
+        f"SELECT account_id, blocked_id FROM blocks WHERE account_id IN ({marks})"
+        f" AND blocked_id IN ({marks})",
+        [*ids, *ids],
+    )
+    return {frozenset((str(a), str(b))) for a, b in rows}
+
+
 class MannersError(BonepileError):
     """A challenge, block or report that cannot be made (its ``code`` says why)."""
 
@@ -151,17 +166,8 @@ class Manners:
 
     def apart(self, accounts: Iterable[str]) -> set[frozenset[str]]:
         """The pairs among ``accounts`` that either side blocked."""
-        ids = sorted(set(accounts))
-        if len(ids) < 2:
-            return set()
-        marks = ", ".join("?" for _ in ids)
         with self.store.engine.connect() as conn:
-            rows = PlainSql(conn).one(
-                f"SELECT account_id, blocked_id FROM blocks WHERE account_id IN ({marks})"
-                f" AND blocked_id IN ({marks})",
-                [*ids, *ids],
-            )
-        return {frozenset((str(a), str(b))) for a, b in rows}
+            return blocked_pairs(PlainSql(conn), accounts)
 
     # ------------------------------------------------------------------ challenges
     def challenge(
@@ -290,6 +296,31 @@ class Manners:
             for c, a, b, h, t in rows
         ]
 
+    def kept(self, account_id: str) -> dict[str, Any]:
+        """What is kept of the account's manners, for its own eyes: whom it blocked (ids), the
+        challenges it made or received, and the reports it filed."""
+        with self.store.engine.connect() as conn:
+            sql = PlainSql(conn)
+            blocked = sql.one("SELECT blocked_id FROM blocks WHERE account_id = ?", [account_id])
+            made = sql.one(
+                f"SELECT {_CHALLENGE} FROM challenges WHERE from_id = ? OR to_id = ?"
+                " ORDER BY created DESC",
+                [account_id, account_id],
+            )
+            filed = sql.one(
+                "SELECT created, reported, hand, text FROM reports WHERE reporter_id = ?"
+                " ORDER BY created DESC",
+                [account_id],
+            )
+        return {
+            "blocked": [str(r[0]) for r in blocked],
+            "challenges": [_challenge(r) for r in made],
+            "reports": [
+                {"created": float(c), "reported": str(n), "hand": h, "text": str(t)}
+                for c, n, h, t in filed
+            ],
+        }
+
     def forget(self, account_id: str) -> None:
         """Delete what the account made: its blocks, its challenges, the reports it filed
         (reports about it stay with the operator)."""
@@ -313,6 +344,7 @@ __all__ = [
     "Challenge",
     "Manners",
     "MannersError",
+    "blocked_pairs",
     "blocks_t",
     "challenges_t",
     "reports_t",

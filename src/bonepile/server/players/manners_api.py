@@ -8,10 +8,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from bonepile.games import all_games, get_game
 from bonepile.server.players.accounts import Account
 from bonepile.server.players.manners import Challenge, MannersError
 from bonepile.server.players.web import Identity, Players, players_of
+from bonepile.server.tables.catalogue import game_and_count
 from bonepile.server.tables.room import RoomError
 
 
@@ -31,17 +31,6 @@ class Report(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str = Field(max_length=4000)
     hand: str | None = Field(default=None, max_length=48)
-
-
-def _players(game: str, players: int | None) -> int:
-    if game not in {g.name for g in all_games()}:
-        raise RoomError("unknown", f"there is no game {game!r}")
-    g = get_game(game)
-    low, high = g.player_range(g.make_options({}))
-    count = players or max(2, low)
-    if not max(2, low) <= count <= high:
-        raise RoomError("players", f"{g.title} is played by {low} to {high}")
-    return count
 
 
 async def _other(players: Players, name: str, who: Identity) -> Account:
@@ -85,12 +74,12 @@ def add_manners_routes(app: FastAPI) -> None:
     async def challenge(body: NewChallenge, request: Request) -> dict[str, Any]:
         players, who, account = await me(request)
         other = await _other(players, body.name, who)
-        count = _players(body.game, body.players)
+        game, count = game_and_count(body.game, body.players, least=2)
         made = await run(
             players.manners.challenge,
             account.id,
             other.id,
-            body.game,
+            game.name,
             count,
             body.rated,
             players.hub.now(),
@@ -127,19 +116,8 @@ def add_manners_routes(app: FastAPI) -> None:
         challenger = (await run(players.accounts.by_ids, [c.from_id])).get(c.from_id)
         if challenger is None:
             raise RoomError("unknown", "the player who challenged you is gone")
-        table_id, _, _ = await players.hub.create(
-            c.game,
-            ["me"] + ["open"] * (c.players - 1),
-            {},
-            False,
-            None,
-            challenger.owner,
-            challenger.name,
-            rated=c.rated,
-            paired=True,
-            account=True,
-        )
-        await players.hub.join(table_id, account.owner, account.name, 1, True)
+        people = [(challenger.owner, challenger.name, True), (account.owner, account.name, True)]
+        table_id = await players.seat(c.game, c.players, people, c.rated)
         await run(players.manners.seated, c.id, table_id)
         names[challenger.id] = challenger.name
         return {**_shown(c, names, account.id), "table": table_id}

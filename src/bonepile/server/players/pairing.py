@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Column, Float, Index, Integer, String, Table
 
+from bonepile.server.players.manners import blocked_pairs
 from bonepile.server.storage.store import PlainSql, Store, metadata
 
 RANGE_START = 100.0
@@ -206,18 +207,17 @@ class Pairing:
             )
         return seeker
 
-    def look(self, seek_id: str, owner: str, now: float) -> Seeker | None:
-        """The seek ``seek_id`` of the browser ``owner`` (it is still waiting: noted), or
-        ``None`` if it is gone."""
+    def look(self, seek_id: str, owner: str, now: float, note: bool = True) -> Seeker | None:
+        """The seek ``seek_id`` of the browser ``owner``, or ``None`` if it is gone; with
+        ``note``, the browser is noted as still waiting."""
         with self.store.engine.begin() as conn:
             sql = PlainSql(conn)
             rows = sql.one(
                 f"SELECT {_COLUMNS} FROM seekers WHERE id = ? AND owner = ?", [seek_id, owner]
             )
-            if not rows:
-                return None
-            sql.many("UPDATE seekers SET seen = ? WHERE id = ?", [(now, seek_id)])
-        return _seeker(rows[0])
+            if rows and note:
+                sql.many("UPDATE seekers SET seen = ? WHERE id = ?", [(now, seek_id)])
+        return _seeker(rows[0]) if rows else None
 
     def leave(self, seek_id: str, owner: str) -> None:
         """Leave the pool (or forget a seek that was seated)."""
@@ -243,16 +243,7 @@ class Pairing:
                 [pool.key],
             )
             waiting = [_seeker(r) for r in rows]
-            accounts = sorted({s.account_id for s in waiting if s.account_id})
-            apart: set[frozenset[str]] = set()
-            if len(accounts) > 1:
-                marks = ", ".join("?" for _ in accounts)
-                blocked = sql.one(
-                    f"SELECT account_id, blocked_id FROM blocks WHERE account_id IN ({marks})"
-                    f" AND blocked_id IN ({marks})",
-                    [*accounts, *accounts],
-                )
-                apart = {frozenset((str(a), str(b))) for a, b in blocked}
+            apart = blocked_pairs(sql, (s.account_id for s in waiting if s.account_id))
             made = []
             for table in groups(waiting, now, apart):
                 table_id = new_id()

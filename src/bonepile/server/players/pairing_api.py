@@ -12,11 +12,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from bonepile.games import all_games, get_game
+from bonepile.games import get_game
 from bonepile.server.players.pairing import BOTS_AFTER, Pairing, Pool, Seeker
 from bonepile.server.players.ratings import START
 from bonepile.server.players.web import Identity, Players, SignedOut, players_of
-from bonepile.server.tables.catalogue import default_bot
+from bonepile.server.tables.catalogue import default_bot, game_and_count
 from bonepile.server.tables.live import new_table_id
 from bonepile.server.tables.room import RoomError
 
@@ -35,13 +35,7 @@ class Seek(BaseModel):
 
 
 def _pool(body: Seek) -> Pool:
-    if body.game not in {g.name for g in all_games()}:
-        raise RoomError("unknown", f"there is no game {body.game!r}")
-    game = get_game(body.game)
-    low, high = game.player_range(game.make_options({}))
-    players = body.players or low
-    if not low <= players <= high:
-        raise RoomError("players", f"{game.title} is played by {low} to {high}")
+    game, players = game_and_count(body.game, body.players)
     return Pool(game.name, players, body.rated)
 
 
@@ -63,24 +57,10 @@ def _waiting(seeker: Seeker, now: float) -> dict[str, Any]:
 async def _seat(players: Players, table_id: str, seated: list[Seeker]) -> None:
     """Make the table ``table_id`` a pairing pass gave ``seated`` (back to the pool if it
     cannot be made)."""
-    first, pool = seated[0], seated[0].pool
-    seats = ["me"] + ["open"] * (pool.players - 1)
+    pool = seated[0].pool
+    people = [(s.owner, s.name, s.account_id is not None) for s in seated]
     try:
-        await players.hub.create(
-            pool.game,
-            seats,
-            {},
-            False,
-            None,
-            first.owner,
-            first.name,
-            rated=pool.rated,
-            table_id=table_id,
-            paired=True,
-            account=first.account_id is not None,
-        )
-        for k, s in enumerate(seated[1:], 1):
-            await players.hub.join(table_id, s.owner, s.name, k, s.account_id is not None)
+        await players.seat(pool.game, pool.players, people, pool.rated, table_id)
     except Exception:
         log.exception("a paired table could not be made: its players wait again")
         await asyncio.to_thread(players.pairing.release, table_id)
@@ -129,7 +109,7 @@ def add_pairing_routes(app: FastAPI) -> None:
 
     async def _status(players: Players, seek_id: str, owner: str) -> dict[str, Any]:
         now = players.hub.now()
-        seeker = await asyncio.to_thread(players.pairing.look, seek_id, owner, now)
+        seeker = await asyncio.to_thread(players.pairing.look, seek_id, owner, now, False)
         if seeker is None:
             raise RoomError("unknown", "you are not waiting in a pool: join one again")
         if seeker.table_id is not None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 
 from bonepile.games import get_game
+from bonepile.server.players.accounts import Accounts
 from bonepile.server.players.ratings import Ratings, finishing_ranks
 from bonepile.server.storage.store import PlainSql
 from bonepile.server.tables.hub import Hub
@@ -28,9 +28,10 @@ SWEEP_EVERY = 300.0
 class RatedTables:
     """Settles the rated tables of a hub's database."""
 
-    def __init__(self, hub: Hub, ratings: Ratings) -> None:
+    def __init__(self, hub: Hub, ratings: Ratings, accounts: Accounts) -> None:
         self.hub = hub
         self.ratings = ratings
+        self.accounts = accounts
         self._sweeper: asyncio.Task[None] | None = None
 
     async def ended(self, room: Room) -> None:
@@ -46,7 +47,8 @@ class RatedTables:
         """Rate the finished rated table of ``room`` (in a thread); False if it was rated
         before, or cannot be (a seat that is not an account's)."""
         owners = [s.owner or s.left_owner for s in room.seats]
-        accounts = self._accounts(owners)
+        found = self.accounts.ids_by_owner([o for o in owners if o])
+        accounts = [found.get(o) if o else None for o in owners]
         if any(a is None for a in accounts):
             log.warning("table %s: a seat is no account's, so it is not rated", room.id)
             return False
@@ -58,18 +60,6 @@ class RatedTables:
         )
         ids = [a for a in accounts if a is not None]
         return self.ratings.settle(room.id, config.game, teams, ids, ranks, self.hub.now())
-
-    def _accounts(self, owners: Sequence[str | None]) -> list[str | None]:
-        known = [o for o in owners if o]
-        if not known:
-            return [None for _ in owners]
-        marks = ", ".join("?" for _ in known)
-        with self.hub.store.engine.connect() as conn:
-            rows = PlainSql(conn).one(
-                f"SELECT owner, id FROM accounts WHERE owner IN ({marks})", known
-            )
-        found = {str(o): str(i) for o, i in rows}
-        return [found.get(o) if o else None for o in owners]
 
     # ------------------------------------------------------------------ the sweep
     def unsettled(self) -> list[str]:

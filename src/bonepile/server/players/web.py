@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bonepile.errors import BonepileError
-from bonepile.server.limits import TooMany, wait_text
+from bonepile.server.limits import Guesses, TooMany, wait_text
 from bonepile.server.players.accounts import SESSION_LIFE, Account, Accounts
 from bonepile.server.players.manners import Manners
 from bonepile.server.players.names import name_key
@@ -91,7 +92,7 @@ class Players:
         self.hub = hub
         self.accounts = Accounts(hub.store)
         self.ratings = Ratings(hub.store)
-        self.rated = RatedTables(hub, self.ratings)
+        self.rated = RatedTables(hub, self.ratings, self.accounts)
         self.pairing = Pairing(hub.store)
         self.manners = Manners(hub.store)
         hub.on_over = self.rated.ended
@@ -99,13 +100,45 @@ class Players:
         self.secure = secure
         limits = hub.limits
         window = limits.signins_window
-        self._by_name = hub.counter("signin-name", limits.signins_per_name, window)
-        self._by_client = hub.counter("signin-client", limits.signins_per_client, window)
-        self._here = hub.counter("signin-here", 1, window)
+        self._guesses = Guesses(
+            hub.counter("signin-client", limits.signins_per_client, window),
+            hub.counter("signin-name", limits.signins_per_name, window),
+            hub.counter("signin-here", 1, window),
+            "passwords",
+        )
         self._signups = hub.counter(
             "signups-address", limits.signups_per_address, limits.signups_window
         )
         self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
+
+    async def seat(
+        self,
+        game: str,
+        players: int,
+        people: Sequence[tuple[str, str, bool]],
+        rated: bool,
+        table_id: str | None = None,
+    ) -> str:
+        """A new table of ``game`` for ``players`` with ``people`` seated in order, each an
+        ``(owner, name, signed in)`` (the other seats open), made for them by pairing or a
+        challenge: not counted against the first one's limits. Returns its id."""
+        (owner, name, account), *others = people
+        table_id, _, _ = await self.hub.create(
+            game,
+            ["me"] + ["open"] * (players - 1),
+            {},
+            False,
+            None,
+            owner,
+            name,
+            rated=rated,
+            table_id=table_id,
+            paired=True,
+            account=account,
+        )
+        for k, (owner, name, account) in enumerate(others, 1):
+            await self.hub.join(table_id, owner, name, k, account)
+        return table_id
 
     async def identify(self, request: HTTPConnection) -> Identity:
         """Who ``request`` comes from (see the module's description)."""
@@ -124,31 +157,13 @@ class Players:
         return who
 
     # ------------------------------------------------------------------ guessing
-    def _keys(self, name: str, request: Request) -> tuple[list[tuple[Any, str]], list[Any]]:
-        key = name_key(name)[:40]
-        client = [(self._by_client, anonymous_id(request)), (self._by_client, _address(request))]
-        here = [
-            (self._here, f"{key} {anonymous_id(request)}"),
-            (self._here, f"{key} {_address(request)}"),
-        ]
-        return client, [*here, (self._by_name, key)]
-
     async def _may_guess(self, name: str, request: Request) -> None:
-        client, (*here, by_name) = self._keys(name, request)
-        checks = list(client)
-        now = self.hub.now()
-        if await by_name[0].check(by_name[1], now) is not None:
-            checks += here  # the name took its wrong passwords: none more from those
-        for counter, key in checks:
-            wait = await counter.check(key, now)
-            if wait is not None:
-                raise TooMany(f"too many wrong passwords: try again in {wait_text(wait)}", wait)
+        guessers = (anonymous_id(request), _address(request))
+        await self._guesses.check(name_key(name)[:40], guessers, self.hub.now())
 
     async def _guessed_wrong(self, name: str, request: Request) -> None:
-        client, rest = self._keys(name, request)
-        now = self.hub.now()
-        for counter, key in (*client, *rest):
-            await counter.hit(key, now)
+        guessers = (anonymous_id(request), _address(request))
+        await self._guesses.missed(name_key(name)[:40], guessers, self.hub.now())
 
     async def check(self, name: str, password: str, request: Request) -> Account:
         """The account if ``password`` is its password (within the limits on guessing), else
@@ -265,10 +280,28 @@ class Players:
             )
             for s in standings
         }
+        manners = await asyncio.to_thread(self.manners.kept, account.id)
+        ids = [*manners["blocked"]]
+        ids += [i for c in manners["challenges"] for i in (c.from_id, c.to_id)]
+        names = {i: a.name for i, a in (await asyncio.to_thread(self.accounts.by_ids, ids)).items()}
         return {
             "account": {"name": account.name, "created": account.created},
             "password": "kept only as an Argon2id hash, which is never shown",
             "sessions": sessions,
+            "blocked": sorted(names.get(i, "(deleted)") for i in manners["blocked"]),
+            "challenges": [
+                {
+                    "from": names.get(c.from_id, "(deleted)"),
+                    "to": names.get(c.to_id, "(deleted)"),
+                    "game": c.game,
+                    "players": c.players,
+                    "rated": c.rated,
+                    "created": c.created,
+                    "status": c.status,
+                }
+                for c in manners["challenges"]
+            ],
+            "reports_filed": manners["reports"],
             "ratings": [s.to_json() for s in standings],
             "rating_history": history,
             "hands": [

@@ -9,8 +9,10 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from bonepile.agents.ismcts import LEVELS
+from bonepile.errors import OptionError
 from bonepile.games import Game, all_games, get_game
 from bonepile.rulebook import how_to_play, rules_page
+from bonepile.server.tables.seats import RoomError
 
 BOT_NAMES = {
     "random": "Random bot",
@@ -26,6 +28,22 @@ BOT_SPECS = frozenset(BOT_NAMES)
 
 DEFAULT_BOT = "ismcts:hard"
 """The bot a new table's seats get unless its game's ladder lacks it (then its top rung)."""
+
+
+def game_and_count(name: str, players: int | None = None, least: int = 1) -> tuple[Game[Any], int]:
+    """The game called ``name`` (``unknown`` if there is none) and a number of players for it:
+    ``players``, or its smallest count (at least ``least``); a count the game is not played by
+    is a ``players`` refusal."""
+    try:
+        game = get_game(name)
+    except OptionError:
+        raise RoomError("unknown", f"there is no game {name[:40]!r}") from None
+    low, high = game.player_range(game.make_options({}))
+    low = max(low, least)
+    count = low if players is None else players
+    if not low <= count <= high:
+        raise RoomError("players", f"{game.title} is played by {low} to {high}")
+    return game, count
 
 
 def ladder_bots(game: Game[Any]) -> list[dict[str, Any]]:

@@ -33,6 +33,7 @@ from bonepile.record import dump_record
 from bonepile.seeds import random_seed
 from bonepile.server.limits import (
     Counter,
+    Guesses,
     Limits,
     Local,
     RateLimiter,
@@ -155,14 +156,12 @@ class Hub:
         self._made_by_address = counter(
             "tables-address", limits.tables_per_address, limits.tables_window
         )
-        self._claims_by_table = counter(
-            "claims-table", limits.claims_per_table, limits.claims_window
+        self._claims = Guesses(
+            counter("claims-client", limits.claims_per_client, limits.claims_window),
+            counter("claims-table", limits.claims_per_table, limits.claims_window),
+            counter("claims-here", 1, limits.claims_window),
+            "claim codes",
         )
-        self._claims_by_client = counter(
-            "claims-client", limits.claims_per_client, limits.claims_window
-        )
-        # whether a browser or address has guessed wrong at a table (keyed by both)
-        self._claims_here = counter("claims-here", 1, limits.claims_window)
         self.analyses = AnalysisPlaces(self.limits, clock)
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -490,18 +489,7 @@ class Hub:
         seat. Every connection of the seat's old token is made a spectator at once."""
         table = await self.load(table_id)
         now = self.now()
-        guesser = ((self._claims_by_client, owner), (self._claims_by_client, address))
-        here = (
-            (self._claims_here, f"{table_id} {owner}"),
-            (self._claims_here, f"{table_id} {address}"),
-        )
-        checks = list(guesser)
-        if await self._claims_by_table.check(table_id, now) is not None:
-            checks += here  # the table has taken its wrong codes: none more from those
-        for limiter, key in checks:
-            wait = await limiter.check(key, now)
-            if wait is not None:
-                raise TooMany(f"too many wrong claim codes: try again in {wait_text(wait)}", wait)
+        await self._claims.check(table_id, (owner, address), now)
         try:
             got = await self._request(
                 table,
@@ -509,8 +497,7 @@ class Hub:
             )
         except RoomError as e:
             if e.code == "claim":
-                for limiter, key in (*guesser, *here, (self._claims_by_table, table_id)):
-                    await limiter.hit(key, now)
+                await self._claims.missed(table_id, (owner, address), now)
             raise
         return (int(got[0]), str(got[1]))
 
