@@ -11,6 +11,8 @@ import click
 from bonepile.errors import BonepileError
 
 SERVER_EXTRA = "pip install 'bonepile[server]'"
+TELL_EVERY = 5.0
+"""Seconds between two lines of ``play --pair``'s wait (a wider range is told at once)."""
 
 
 def _fail(message: str) -> NoReturn:
@@ -128,7 +130,13 @@ def paired_table(server: str, game: str, players: int | None, rated: bool) -> An
     who = f" as {web.name}" if web.name else ""
     click.echo(f"Waiting in {web.base}'s pool for {game}{who} (Ctrl-C leaves it)...", err=True)
 
+    said = [-1.0, None]  # when the wait was last told, and the range then
+
     def told(st: dict[str, Any]) -> None:
+        """A line every few seconds, and whenever the range of ratings widens."""
+        if st["waited"] - said[0] < TELL_EVERY and st.get("range") == said[1]:
+            return
+        said[:] = [st["waited"], st.get("range")]
         span = "" if st.get("range") is None else f", ratings within {st['range']}"
         click.echo(f"  {st['waited']:.0f} s{span}", err=True)
 
