@@ -24,6 +24,7 @@ from bonepile.server.players.pairing import (
     GROW_EVERY,
     RANGE_GROWTH,
     RANGE_START,
+    STUCK_AFTER,
     Pairing,
     Pool,
     Seeker,
@@ -181,3 +182,18 @@ def test_leaving_the_pool(client: TestClient) -> None:
     seek = client.post("/api/pairing", json={"game": "draw"}).json()
     assert client.post(f"/api/pairing/{seek['id']}/leave").json()["status"] == "left"
     assert client.get("/api/pairing").json()["pools"] == []
+
+
+def test_seekers_given_to_a_table_never_made_wait_again(make_store) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The process making their table died: after a while its seekers are paired again."""
+    pairing = Pairing(make_store())
+    pool = Pool("block", 2, False)
+    a = pairing.seek(pool, "a" * 32, None, "Ann", None, 0.0)
+    pairing.seek(pool, "b" * 32, None, "Bob", None, 0.0)
+    ((first, _),) = pairing.pair(pool, 1.0, lambda: "never-made")
+    for t in (5.0, 10.0, 20.0):  # they keep asking meanwhile
+        seen = pairing.look(a.id, "a" * 32, t)
+        assert seen is not None and seen.table_id == first
+        assert pairing.pair(pool, t, lambda: "again") == []  # not yet: it may still be made
+    ((again, seated),) = pairing.pair(pool, 1.0 + STUCK_AFTER + 1, lambda: "again")
+    assert again == "again" and {s.name for s in seated} == {"Ann", "Bob"}

@@ -37,6 +37,9 @@ STALE_AFTER = 15.0
 """Seconds a seeker stays in its pool without asking."""
 BOTS_AFTER = 20.0
 """Seconds of waiting after which the seeker may fill the other seats with bots."""
+STUCK_AFTER = 30.0
+"""Seconds after which seekers given to a table that was never made (its process died while
+making it) are put back in their pool."""
 
 seekers_t = Table(
     "seekers",
@@ -216,7 +219,10 @@ class Pairing:
                 f"SELECT {_COLUMNS} FROM seekers WHERE id = ? AND owner = ?", [seek_id, owner]
             )
             if rows and note:
-                sql.many("UPDATE seekers SET seen = ? WHERE id = ?", [(now, seek_id)])
+                sql.many(
+                    "UPDATE seekers SET seen = ? WHERE id = ? AND table_id IS NULL",
+                    [(now, seek_id)],
+                )
         return _seeker(rows[0]) if rows else None
 
     def leave(self, seek_id: str, owner: str) -> None:
@@ -238,6 +244,14 @@ class Pairing:
             sql.many(
                 "DELETE FROM seekers WHERE seen < ? AND table_id IS NULL", [(now - STALE_AFTER,)]
             )
+            # a seeker's ``seen`` is when it was given its table (asking notes only those
+            # waiting): a table not made by then never will be
+            sql.count(
+                "UPDATE seekers SET table_id = NULL, seen = ? WHERE table_id IS NOT NULL"
+                " AND seen < ? AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id ="
+                " seekers.table_id)",
+                [now, now - STUCK_AFTER],
+            )
             rows = sql.one(
                 f"SELECT {_COLUMNS} FROM seekers WHERE pool = ? AND table_id IS NULL",
                 [pool.key],
@@ -250,8 +264,9 @@ class Pairing:
                 secrets.SystemRandom().shuffle(table)  # who sits first is the deal's
                 marks = ", ".join("?" for _ in table)
                 given = sql.count(
-                    f"UPDATE seekers SET table_id = ? WHERE table_id IS NULL AND id IN ({marks})",
-                    [table_id, *(s.id for s in table)],
+                    f"UPDATE seekers SET table_id = ?, seen = ? WHERE table_id IS NULL"
+                    f" AND id IN ({marks})",
+                    [table_id, now, *(s.id for s in table)],
                 )
                 if given != len(table):  # pragma: no cover - passes take turns
                     raise RuntimeError("a seeker was given to two tables")
@@ -283,6 +298,7 @@ __all__ = [
     "RANGE_GROWTH",
     "RANGE_START",
     "STALE_AFTER",
+    "STUCK_AFTER",
     "Pairing",
     "Pool",
     "Seeker",
