@@ -163,9 +163,10 @@ bench-peers: bench-dominoes
 # at equal simulations and equal time, the dominoes package (saved in
 # benchmarks/results/tables.json); 400 deals a row, one seed a table (long: hours on 2 cores;
 # --parts and --only in benchmarks/strength.py pick a part)
-strength: $(CSTAMP)
+strength: $(CSTAMP) $(STAMP)
 	$(CBIN)/python -m pip install --quiet open-spiel dominoes
 	$(CBIN)/python benchmarks/strength.py --climb --markdown --workers 2
+	$(BIN)/python benchmarks/bot_ratings.py
 
 clean:
 	rm -rf $(VENV) $(CVENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,13 +15,12 @@ pytest.importorskip("openskill")
 from bonepile.games import get_game
 from bonepile.server.players.accounts import Accounts
 from bonepile.server.players.ratings import (
-    START,
-    START_SIGMA,
     Ratings,
     finishing_ranks,
     rated,
     side_ranks,
 )
+from bonepile.server.players.scale import START, START_SIGMA
 from test_store import make_store  # noqa: F401 - the fixture
 
 PASSWORD = "correct horse"

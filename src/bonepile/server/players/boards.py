@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bonepile.server.players.accounts import Account
 from bonepile.server.players.web import players_of
-from bonepile.server.tables.catalogue import game_and_count
+from bonepile.server.tables.catalogue import game_and_count, ladder_bots
 from bonepile.server.tables.room import RoomError
 
 HANDS_PAGE = 50
@@ -45,10 +45,17 @@ def add_board_routes(app: FastAPI) -> None:
         g, count = game_and_count(game, players)
         game = g.name
         rows = await asyncio.to_thread(players_of(request).ratings.leaderboard, game, count)
+        bots = [b for b in ladder_bots(g) if b["rating"] is not None]
         return {
             "game": game,
             "players": count,
             "rows": [{"name": name, **s.to_json()} for name, s in rows],
+            "bots": [
+                {"spec": b["spec"], "label": b["label"], **b["rating"]}
+                for b in bots
+                if b["rating"]["players"] == count
+            ],
+            "bots_players": bots[0]["rating"]["players"] if bots else None,
         }
 
     @app.get("/api/players/{name}")

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bonepile.games import get_game
 from bonepile.server.players.pairing import BOTS_AFTER, Pairing, Pool, Seeker
-from bonepile.server.players.ratings import START
+from bonepile.server.players.scale import START
 from bonepile.server.players.web import Identity, Players, SignedOut, players_of
 from bonepile.server.tables.catalogue import default_bot, game_and_count
 from bonepile.server.tables.live import new_table_id

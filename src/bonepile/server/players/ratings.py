@@ -22,19 +22,16 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table
 from sqlalchemy.exc import IntegrityError
 
+from bonepile.server.players.scale import BETA, START, START_SIGMA, TAU
 from bonepile.server.storage.store import PlainSql, Store, metadata
 
-START = 1500.0
-"""A new player's rating."""
-START_SIGMA = 350.0
-"""A new player's deviation (how unsure the rating is)."""
 PROVISIONAL_GAMES = 10
 """A rating is provisional (shown with a question mark, and below the established ones on the
 leaderboard) until
 this many rated tables. Plackett-Luce's deviation shrinks slowly (about 265 after ten even
 games, 155 after forty), so the count, not the deviation, says when a rating is established."""
 
-MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=START_SIGMA / 2, tau=START_SIGMA / 100)
+MODEL = PlackettLuce(mu=START, sigma=START_SIGMA, beta=BETA, tau=TAU)
 """OpenSkill's defaults (mu 25, sigma 25/3, beta sigma/2, tau sigma/100) at this scale."""
 
 ratings_t = Table(
@@ -171,6 +168,18 @@ class Ratings:
             return False
         return True
 
+    def unrated(self, table_id: str, game: str, players: int, now: float) -> None:
+        """Note that the ended rated table ``table_id`` moves no rating (it has nothing to
+        rate), so that it is not looked at again (nothing if it was settled before)."""
+        try:
+            with self.store.engine.begin() as conn:
+                PlainSql(conn).many(
+                    "INSERT INTO rated_tables (table_id, game, players, at) VALUES (?, ?, ?, ?)",
+                    [(table_id, game, players, now)],
+                )
+        except IntegrityError:
+            pass
+
     def _settle(
         self,
         table_id: str,
@@ -279,8 +288,6 @@ class Ratings:
 __all__ = [
     "MODEL",
     "PROVISIONAL_GAMES",
-    "START",
-    "START_SIGMA",
     "Ratings",
     "Standing",
     "finishing_ranks",

@@ -95,7 +95,7 @@ class Players:
         self.rated = RatedTables(hub, self.ratings, self.accounts)
         self.pairing = Pairing(hub.store)
         self.manners = Manners(hub.store)
-        hub.on_over = self.rated.ended
+        hub.on_end = self.rated.ended
         self.cookie = "__Host-bonepile_signin" if secure else "bonepile_signin"
         self.secure = secure
         limits = hub.limits

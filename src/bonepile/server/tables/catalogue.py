@@ -12,6 +12,7 @@ from bonepile.agents.ismcts import LEVELS
 from bonepile.errors import OptionError
 from bonepile.games import Game, all_games, get_game
 from bonepile.rulebook import how_to_play, rules_page
+from bonepile.server.players.bot_ratings import rating_of
 from bonepile.server.tables.seats import RoomError
 
 BOT_NAMES = {
@@ -48,13 +49,25 @@ def game_and_count(name: str, players: int | None = None, least: int = 1) -> tup
 
 def ladder_bots(game: Game[Any]) -> list[dict[str, Any]]:
     """The bots the browser offers for ``game``: its ladder (``hints.ladder``), strongest
-    first, each named with its rung ("level 3 of 4")."""
+    first, each named with its rung ("level 3 of 4") and, where measured, its rating on the
+    people's scale at the player count it was measured at (``rating``, with ``rated_label``:
+    "level 3 of 4, about 1,540")."""
     ladder = game.hints.ladder
     n = len(ladder)
-    return [
-        {"spec": spec, "label": f"{BOT_NAMES[spec]} (level {k} of {n})", "level": k}
-        for k, spec in reversed(list(enumerate(ladder, 1)))
-    ]
+    out = []
+    for k, spec in reversed(list(enumerate(ladder, 1))):
+        bot: dict[str, Any] = {
+            "spec": spec,
+            "label": f"{BOT_NAMES[spec]} (level {k} of {n})",
+            "level": k,
+            "rating": None,
+        }
+        rating = rating_of(game.name, spec)
+        if rating is not None:
+            bot["rating"] = rating.to_json()
+            bot["rated_label"] = f"{BOT_NAMES[spec]} (level {k} of {n}, {rating.text})"
+        out.append(bot)
+    return out
 
 
 def default_bot(game: Game[Any]) -> str:

@@ -71,6 +71,7 @@ from bonepile.server.tables.live import (
 )
 from bonepile.server.tables.lobby import Lobby, Send
 from bonepile.server.tables.room import (
+    ABANDONED,
     BotTurn,
     Room,
     RoomError,
@@ -166,8 +167,9 @@ class Hub:
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
         self._background_next = 0.0
-        self.on_over: Callable[[Room], Awaitable[None]] | None = None
-        """Called (on its own task) with a table's room once its end is stored."""
+        self.on_end: Callable[[Room], Awaitable[None]] | None = None
+        """Called (on its own task) with a table's room once its end is stored: the end of
+        its game (``over``) or its closing before that (``closed``)."""
 
     def counter(self, name: str, limit: int, window: float) -> Counter:
         """A limit of ``limit`` events per key in ``window`` seconds, named ``name``: on a
@@ -804,8 +806,8 @@ class Hub:
                     log.warning("table %s: entries not published: %s", trial.id, e)
             table.stored_hands += len(games)
             table.stored_status = trial.status
-            if status == "over" and self.on_over is not None:
-                self._spawn(self.on_over(trial))
+            if status in ("over", "closed") and self.on_end is not None:
+                self._spawn(self.on_end(trial))
             if any(e["type"] == "move" for _, e in entries):
                 table.last_move = now
         table.room = trial
@@ -1079,7 +1081,7 @@ class Hub:
             if self._audience(table):
                 return
             try:
-                await self._change(table, lambda r, now: r.close(now, "abandoned"))
+                await self._change(table, lambda r, now: r.close(now, ABANDONED))
             except (StorageDown, RoomError):
                 return
         log.info("table %s closed: nobody came for a while", table.room.id)

@@ -60,6 +60,9 @@ GRACE = 30.0
 TIME_BACK = 30.0
 """Seconds on the clock of a player who takes their seat back after their time ran out (at
 most the clock's starting time): enough to make a move."""
+ABANDONED = "abandoned"
+"""The reason a table closed because nobody came for a while is kept under."""
+
 MADE_FOR = ("time", "away")
 """Why a bot made a move for a person: their time ran out, or they were away."""
 REMEMBERED_MOVES = 64
@@ -96,6 +99,8 @@ class Room:
     turn_started: float = 0.0
     hand_over_at: float | None = None
     closed: bool = False
+    close_reason: str = ""
+    """Why the table was closed before its end (``"abandoned"``: nobody came for a while)."""
     rematch: str | None = None
     made_for: dict[int, tuple[int, str]] = field(default_factory=dict)
     """The moves of the current hand a bot made for a person, by ply: the seat and why
@@ -613,6 +618,7 @@ class Room:
             self._start(now)
         elif kind == "close":
             self.closed = True
+            self.close_reason = str(entry.get("reason", ""))
         elif kind == "pause":
             # the server could not save moves for a while: that time is nobody's
             self.turn_started = min(now, self.turn_started + float(entry["seconds"]))
@@ -756,6 +762,7 @@ def restore(
 
 
 __all__ = [
+    "ABANDONED",
     "CLAIM_ALPHABET",
     "CLAIM_LENGTH",
     "BotTurn",

@@ -56,7 +56,7 @@ export function mountFront(root) {
   games().then((all) => {
     const sd = all.find((g) => g.name === "super_dominoes");
     const bot = sd && sd.bots.find((b) => b.spec === sd.default_bot);
-    if (bot) playNote.textContent = `“Play the bots now” starts Super Dominoes against three bots: ${bot.label.replace(/^./, (c) => c.toLowerCase())}.`;
+    if (bot) playNote.textContent = `“Play the bots now” starts Super Dominoes against three bots: ${(bot.rating && bot.rating.players === 4 ? bot.rated_label : bot.label).replace(/^./, (c) => c.toLowerCase())}.`;
     gamesBox.replaceChildren(...all.map((g) => h("article", { class: "game-card" },
       h("h3", {}, g.title),
       h("p", { class: "muted" }, g.summary),

@@ -93,7 +93,8 @@ function build(column, all, wanted) {
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.replaceChildren();
     for (let k = 0; k < count; k++) {
-      const choices = [["me", "You"], ["open", "Open (a friend)"], ...g.bots.map((b) => [b.spec, b.label])];
+      // a bot's rating is shown at the player count it was measured at
+      const choices = [["me", "You"], ["open", "Open (a friend)"], ...g.bots.map((b) => [b.spec, b.rating && b.rating.players === count ? b.rated_label : b.label])];
       // a choice kept from the game before, if this game offers it too
       const def = choices.some(([v]) => v === previous[k]) ? previous[k] : (k === 0 ? "me" : g.default_bot);
       const sel = h("select", { "aria-label": `Seat ${k + 1}`, "data-seat": k }, choices.map(([v, label]) => h("option", { value: v, selected: v === def }, label)));
@@ -101,6 +102,10 @@ function build(column, all, wanted) {
         if (sel.value === "me") for (const other of seatsBox.querySelectorAll("select")) if (other !== sel && other.value === "me") other.value = "open";
       });
       seatsBox.append(h("label", { class: "seat-config" }, h("span", { class: "seat-label" }, `Seat ${k + 1}`), sel));
+    }
+    if (g.bots.some((b) => b.rating && b.rating.players === count)) {
+      seatsBox.append(h("p", { class: "small muted bot-ratings-note" }, "The number beside a bot is its rating on the players’ scale (",
+        h("a", { href: `/leaderboard/${g.name}?players=${count}` }, "the leaderboard’s"), "), measured against the other bots."));
     }
   }
 

@@ -37,8 +37,9 @@ export function mountLeaderboard(root, params, query) {
       tabs, sizes, table);
     document.title = `${game.title} leaderboard · bonepile`;
     api.get(`/api/leaderboard/${game.name}?players=${players}`).then((got) => {
+      const bots = botsOnScale(game, got);
       if (!got.rows.length) {
-        table.replaceChildren(h("p", { class: "muted" }, `Nobody has played a rated table of ${game.title} at ${players} players yet. Play one: “Play someone now” on the front page, or New table, then “Rated”.`));
+        fill(table, h("p", { class: "muted" }, `Nobody has played a rated table of ${game.title} at ${players} players yet. Play one: “Play someone now” on the front page, or New table, then “Rated”.`), bots);
         return;
       }
       const established = got.rows.filter((r) => !r.provisional);
@@ -53,10 +54,31 @@ export function mountLeaderboard(root, params, query) {
       fill(table,
         established.length ? h("table", { class: "leaderboard" }, head, rows(established, 0)) : h("p", { class: "muted" }, "No established ratings yet."),
         provisional.length ? h("h2", { class: "provisional-title" }, "Provisional", h("span", { class: "muted small" }, " · fewer than 10 rated tables")) : null,
-        provisional.length ? h("table", { class: "leaderboard provisional" }, head.cloneNode(true), rows(provisional, established.length)) : null);
+        provisional.length ? h("table", { class: "leaderboard provisional" }, head.cloneNode(true), rows(provisional, established.length)) : null,
+        bots);
     }).catch((e) => table.replaceChildren(errorBox(e.message)));
   }).catch((e) => column.replaceChildren(h("h1", {}, "Leaderboard"), errorBox(e.message)));
   return () => { destroyed = true; };
+}
+
+/** The game's bots on the players' scale, for comparison: measured against each other in the
+ * arena (docs/ratings.md), at the player count they were measured at. */
+function botsOnScale(game, got) {
+  if (!got.bots_players) return null;
+  const title = h("h2", { class: "bots-title" }, "The bots on this scale");
+  if (!got.bots.length) {
+    return h("section", { class: "bots-scale" }, title, h("p", { class: "muted small" }, "The bots are rated at ",
+      h("a", { href: `/leaderboard/${game.name}?players=${got.bots_players}` }, `${got.bots_players} players`), "."));
+  }
+  return h("section", { class: "bots-scale" }, title,
+    h("p", { class: "muted small" }, "Measured against each other: each level against the one below over 400 deals. The greedy bot is set at 1500, where every player starts; the others are placed by how often they beat it."),
+    h("table", { class: "leaderboard bots" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Bot"), h("th", { scope: "col", class: "num" }, "Rating"))),
+      h("tbody", {}, got.bots.map((b) => h("tr", {},
+        h("td", {}, b.label),
+        h("td", { class: "num" }, b.bound ? b.text
+          : b.low === b.high ? [b.rating.toLocaleString("en"), h("span", { class: "muted small" }, " (set here)")]
+          : [b.text.replace(/^about /, "≈"), h("span", { class: "muted small" }, ` (${b.low.toLocaleString("en")}–${b.high.toLocaleString("en")})`)]))))));
 }
 
 /** The rating after each rated table, as an SVG line chart with its ±1 deviation band. */
