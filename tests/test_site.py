@@ -399,3 +399,35 @@ def test_two_strangers_asking_two_processes_at_once_get_one_table(site: Site) ->
     }
     assert seats == {0, 1}
     assert site._rows("SELECT COUNT(*) FROM tables")[0][0] == 1  # one table, never two
+
+
+def test_a_rated_table_played_through_two_processes_is_rated_once(site: Site) -> None:
+    a, b = site.add(), site.add()
+    ann, bob = Browser(), Browser()
+    ann.post(a, "/api/account/signup", {"name": "Ann", "password": "correct horse"})
+    bob.post(b, "/api/account/signup", {"name": "Bob", "password": "correct horse"})
+    made = ann.post(a, "/api/tables", {"game": "block", "seats": ["me", "open"], "rated": True})
+    table = made["id"]
+    joined = bob.post(b, f"/api/tables/{table}/join", {})
+    players = [Seat(b, table, made["token"]), Seat(a, table, joined["token"])]
+    play(players)  # each plays through the other's process
+    for s in players:
+        s.close()
+
+    def games() -> list[int]:
+        seen = []
+        for who, server in ((ann, b), (bob, a)):
+            ratings = who.get(server, "/api/players/Ann")["ratings"]
+            seen += [r["games"] for r in ratings if r["game"] == "block"]
+        return seen
+
+    deadline = time.monotonic() + 60
+    while games() != [1, 1] and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert games() == [1, 1]
+    # a process that starts now sweeps for tables whose settlement is missing: none is
+    c = site.add()
+    for _ in range(10):  # (its sweep runs on its own task, soon after it starts)
+        assert ann.get(c, "/api/players/Bob")["ratings"][0]["games"] == 1
+        assert site._rows("SELECT COUNT(*) FROM rating_history")[0][0] == 2  # once each
+        time.sleep(0.5)
