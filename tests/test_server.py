@@ -529,9 +529,9 @@ class _Broken(ThreadPoolExecutor):
 def test_a_bot_that_hangs_or_dies_never_stops_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, executor: type[ThreadPoolExecutor]
 ) -> None:
-    import bonepile.server.tables.hub as hub_module
+    import bonepile.server.tables.bot_turns as bot_turns
 
-    monkeypatch.setattr(hub_module, "BOT_BUDGET", 0.2)
+    monkeypatch.setattr(bot_turns, "BOT_BUDGET", 0.2)
     store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
     hub = Hub(store, executor=executor(1), bot_pace=0.0)
     app = create_app(Settings(database="unused", secret="test-secret"), hub=hub)
@@ -675,7 +675,7 @@ def test_a_crowd_of_spectators_is_told_its_size_once_not_once_a_spectator(tmp_pa
     """200 spectators arriving at once cost each socket a message or two, not 200 (the news of
     each arrival sent to every socket is work quadratic in the crowd); the count shown is
     right within PRESENCE_EVERY, and a seated player's arrival is shown at once."""
-    from bonepile.server.tables.hub import PRESENCE_EVERY
+    from bonepile.server.tables.broadcast import PRESENCE_EVERY
 
     async def run() -> None:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), ThreadPoolExecutor(2), bot_pace=0.0)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from bonepile.errors import BonepileError
 from bonepile.server.site.ownership import TAKEOVER_PAUSE, SiteTable
 from bonepile.server.storage.store import StorageDown
+from bonepile.server.tables.background import finished_hands
 from bonepile.server.tables.live import Table
 from bonepile.server.tables.room import RoomError, TableConfig, restore
 
@@ -46,7 +47,7 @@ class Replicas:
         async with table.lock:
             now = self.hub.now()
             table.room = room
-            table.stored_hands = self.hub._finished_hands(room)
+            table.stored_hands = finished_hands(room)
             table.stored_status, table.created = stored.status, stored.created
             table.suspect = False
             table.site = SiteTable(owned=True, epoch=epoch, owner=site.me)
@@ -58,10 +59,10 @@ class Replicas:
             await site.announce(table)
             if room.status == "playing" and room.config.clock is not None:
                 with contextlib.suppress(StorageDown, RoomError):
-                    await self.hub._change(table, lambda r, now: r.pause(TAKEOVER_PAUSE, now))
-            await self.hub._send_all(table)
-            self.hub._relist(table)
-            self.hub._schedule_bot(table)
+                    await self.hub.change(table, lambda r, now: r.pause(TAKEOVER_PAUSE, now))
+            await self.hub.broadcast.send_all(table)
+            self.hub.relist(table)
+            self.hub.bots.schedule(table)
         return table
 
     async def catch_up(self, table: Table) -> None:
@@ -100,10 +101,10 @@ class Replicas:
                 return
             if not applied:
                 return
-            table.stored_hands = self.hub._finished_hands(room)
+            table.stored_hands = finished_hands(room)
             table.stored_status = room.status
-            demoted = await self.hub._demote_retired(table)
-            await self.hub._send_all(table)
+            demoted = await self.hub.broadcast.demote_retired(table)
+            await self.hub.broadcast.send_all(table)
         if demoted and self.hub.site is not None:
             await self.hub.site.here(table)
 
@@ -117,7 +118,7 @@ class Replicas:
                 s.connected = int(count)
                 s.gone_since = None if gone is None else float(gone)
             table.site.watchers = int(watchers) if isinstance(watchers, int) else 0
-            await self.hub._send_all(table)
+            await self.hub.broadcast.send_all(table)
 
     async def presence_changed(self, table: Table) -> None:
         """On the owner: count the other processes' sockets into the room (their ``here``),
@@ -136,13 +137,13 @@ class Replicas:
                 for _ in range(was - new):
                     room.disconnected(k, now)
             table.site.counted = total
-            if self.hub._audience(table):
+            if self.hub.audience(table):
                 table.idle_since = now
             with contextlib.suppress(StorageDown, RoomError):  # the clock task tries again
-                await self.hub._hand_back_present(table)
-            await self.hub._send_all(table)
-            self.hub._relist(table)
-            self.hub._schedule_bot(table)
+                await self.hub.clockwork.hand_back_present(table)
+            await self.hub.broadcast.send_all(table)
+            self.hub.relist(table)
+            self.hub.bots.schedule(table)
         await self.shared_presence(table)
 
     async def shared_presence(self, table: Table) -> None:

@@ -132,7 +132,7 @@ class Site:
         """Whether this process's Redis answers."""
         return self.bus is not None and await self.bus.ping()
 
-    def _spawn(self, work: Any) -> None:
+    def spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         self._spawned.add(task)
         task.add_done_callback(self._spawned.discard)
@@ -189,7 +189,7 @@ class Site:
             if gone and table.site.owned:
                 for p in gone:
                     table.site.remote.pop(p, None)
-                self._spawn(hub.replicas.presence_changed(table))
+                self.spawn(hub.replicas.presence_changed(table))
         orphans = await asyncio.to_thread(leases.orphans)
         if not orphans:
             return
@@ -235,8 +235,8 @@ class Site:
             table.thinking.cancel()
             table.thinking = None
         await self.follow(table)
-        self._spawn(hub.replicas.catch_up(table))  # what the new owner stored meanwhile
-        self._spawn(self.locate(table))
+        self.spawn(hub.replicas.catch_up(table))  # what the new owner stored meanwhile
+        self.spawn(self.locate(table))
 
     async def locate(self, table: Table) -> str | None:
         """Who owns the table now (read from the database), kept on the table."""
@@ -285,16 +285,16 @@ class Site:
             return
         kind = message.get("k")
         if kind == "ent" and not table.site.owned:
-            self._spawn(hub.replicas.follow_entries(table, message))
+            self.spawn(hub.replicas.follow_entries(table, message))
         elif kind == "pres" and not table.site.owned:
-            self._spawn(hub.replicas.follow_presence(table, message))
+            self.spawn(hub.replicas.follow_presence(table, message))
         elif kind == "own" and message.get("owner") != self.me:
             table.site.owner = str(message.get("owner"))
             if table.site.owned:  # another process holds the table now: ours is a replica
-                self._spawn(self.demote(table))
+                self.spawn(self.demote(table))
             else:
-                self._spawn(hub.replicas.catch_up(table))
-            self._spawn(self.here(table))
+                self.spawn(hub.replicas.catch_up(table))
+            self.spawn(self.here(table))
 
     async def stored(self, table: Table, entries: list[tuple[int, dict[str, Any]]]) -> None:
         """The owner stored ``entries``: the replicas hear them. Entries that hold a secret (a
@@ -399,7 +399,7 @@ class Site:
             if future is not None and not future.done():
                 future.set_result(message)
         elif kind == "cmd":
-            self._spawn(self._serve(message))
+            self.spawn(self._serve(message))
         elif kind == "here":
             table = hub.tables.get(str(message.get("table")))
             seats, watchers = message.get("seats"), message.get("watchers")
@@ -408,7 +408,7 @@ class Site:
             if table.site.owned and len(seats) == len(table.room.seats):
                 sender = str(message.get("from"))
                 table.site.remote[sender] = Remote([int(c) for c in seats], watchers)
-                self._spawn(hub.replicas.presence_changed(table))
+                self.spawn(hub.replicas.presence_changed(table))
 
     async def _serve(self, message: dict[str, Any]) -> None:
         """Carry out a request another process sent, and answer it."""
@@ -447,10 +447,10 @@ class Site:
         assert hub is not None
         for table in list(hub.tables.values()):
             if not table.site.owned:
-                self._spawn(hub.replicas.catch_up(table))
-                self._spawn(self.here(table))
+                self.spawn(hub.replicas.catch_up(table))
+                self.spawn(self.here(table))
             else:
-                self._spawn(hub.replicas.presence_changed(table))
+                self.spawn(hub.replicas.presence_changed(table))
                 table.site.line = None  # send it again
                 hub.relist(table)
 

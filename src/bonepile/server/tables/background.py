@@ -12,9 +12,10 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 
+from bonepile.record import dump_record
 from bonepile.server.limits import Limits, RateLimiter, ServerBusy, TooMany, wait_text
 from bonepile.server.storage.store import StorageDown, Store, StoredGame
-from bonepile.server.tables.room import RoomError
+from bonepile.server.tables.room import Room, RoomError
 
 KEPT_GAMES = 128
 """Finished hands kept in memory for replays and analyses."""
@@ -87,4 +88,38 @@ class FinishedHands:
         return got
 
 
-__all__ = ["KEPT_GAMES", "AnalysisPlaces", "FinishedHands"]
+def finished_games(room: Room, stored: int, now: float) -> list[StoredGame]:
+    """The hands of ``room`` finished since the first ``stored`` ones, as replays to keep."""
+    games = []
+    for index in range(stored, finished_hands(room)):
+        hand = room.match.hands[index]
+        names = [s.name for s in room.seats]
+        headers = {"table": room.id, "hand": str(index + 1), "players": ", ".join(names)}
+        result = hand.result
+        games.append(
+            StoredGame(
+                id=f"{room.id}-{index + 1}",
+                table_id=room.id,
+                hand=index + 1,
+                game=room.config.game,
+                players=room.config.players,
+                names=names,
+                finished=now,
+                summary={
+                    "result": None if result is None else result.to_json(),
+                    "scores_after": list(hand.scores),
+                },
+                record=dump_record(hand, headers),
+                # a seat its player left is still theirs in their history
+                owners=tuple(s.owner if s.kind == "human" else s.left_owner for s in room.seats),
+            )
+        )
+    return games
+
+
+def finished_hands(room: Room) -> int:
+    """How many hands of ``room``'s match are finished."""
+    return sum(1 for h in room.match.hands if h.is_over)
+
+
+__all__ = ["KEPT_GAMES", "AnalysisPlaces", "FinishedHands", "finished_games", "finished_hands"]

@@ -6,9 +6,11 @@ become the table and each connection get its own snapshot: nothing a player is s
 stored first, so nothing shown is ever rolled back. While the database refuses writes, every
 change is refused with :class:`StorageDown` (players are told, and their clients send their
 moves again), a probe waits for the database to come back, and the tables then go on by
-themselves. Bots think in process pools, off the event loop, those of tables with people first;
-a background task runs clocks, absences, the dealing of bots-only matches and the closing of
-tables nobody uses.
+themselves (:mod:`~bonepile.server.tables.outages`). Bots think in process pools, off the event
+loop, those of tables with people first (:mod:`~bonepile.server.tables.bot_turns`); a background
+task runs clocks, absences, the dealing of bots-only matches and the closing of tables nobody
+uses (:mod:`~bonepile.server.tables.clockwork`); what the connections are sent is
+:mod:`~bonepile.server.tables.broadcast`'s.
 """
 
 from __future__ import annotations
@@ -21,16 +23,12 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bonepile.agents.registry import make_agent
 from bonepile.errors import BonepileError
 from bonepile.games import get_game
-from bonepile.record import dump_record
-from bonepile.seeds import random_seed
 from bonepile.server.limits import (
     Counter,
     Guesses,
@@ -49,30 +47,31 @@ from bonepile.server.storage.store import (
     LeaseLost,
     StorageDown,
     Store,
-    StoredGame,
     VersionConflict,
     Write,
 )
 from bonepile.server.storage.writer import Writer
-from bonepile.server.tables.background import AnalysisPlaces, FinishedHands
+from bonepile.server.tables.background import (
+    AnalysisPlaces,
+    FinishedHands,
+    finished_games,
+    finished_hands,
+)
+from bonepile.server.tables.bot_turns import BotTurns
+from bonepile.server.tables.broadcast import Broadcast
 from bonepile.server.tables.catalogue import BOT_SPECS
-from bonepile.server.tables.collector import Collector
+from bonepile.server.tables.clockwork import Clockwork
 from bonepile.server.tables.commands import Command, apply_command
 from bonepile.server.tables.live import (
     Connection,
     Outage,
-    Shared,
     Table,
-    hand_back,
     new_table_id,
-    quietly,
-    retired_message,
     unbroken,
 )
 from bonepile.server.tables.lobby import Lobby, Send
+from bonepile.server.tables.outages import WRITE_BUDGET, Outages
 from bonepile.server.tables.room import (
-    ABANDONED,
-    BotTurn,
     Room,
     RoomError,
     TableConfig,
@@ -88,22 +87,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bonepile.server")
 
 T = TypeVar("T")
-
-BOT_BUDGET = 30.0
-"""Seconds a bot's move may take in its worker before the greedy player moves in its place
-(the search bot's levels take well under a second: this only catches a worker that hangs or a
-pool that broke)."""
-WRITE_BUDGET = 20.0
-"""Seconds a write may take before the database counts as unavailable."""
-HEARTBEAT_EVERY = 30.0
-"""Seconds between two heartbeats of this process in the database."""
-PRESENCE_EVERY = 1.0
-"""Seconds within which a table's people learn that a spectator came or went: the news of a
-crowd arriving goes out once, not once a spectator to every socket (work quadratic in the
-crowd). A seated player's coming and going is shown at once."""
-EVICT_AFTER = 60.0
-"""Seconds a finished or closed table nobody looks at stays in memory."""
-
 
 CANNOT_READ = "the server cannot read its games right now: try again soon"
 """What a client is told when the database cannot answer a read."""
@@ -147,8 +130,16 @@ class Hub:
         self._process_id = secrets.token_hex(8)
         self.started = self.now()
         self._ticker: asyncio.Task[None] | None = None
-        self._probe: asyncio.Task[None] | None = None
-        self._writer = Writer(store)
+        self.writer = Writer(store)
+        """The thread that stores what the tables write, in batches."""
+        self.outages = Outages(self)
+        """The database's outages: while one goes on (:attr:`outage`), changes are refused."""
+        self.broadcast = Broadcast(self)
+        """What the tables show their connections."""
+        self.bots = BotTurns(self)
+        """The bots' turns."""
+        self.clockwork = Clockwork(self)
+        """What happens with time alone."""
         limits = self.limits
         counter = self.counter
         self._made_by_client = counter(
@@ -166,7 +157,6 @@ class Hub:
         self.analyses = AnalysisPlaces(self.limits, clock)
         self.finished = FinishedHands(store)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._background_next = 0.0
         self.on_end: Callable[[Room], Awaitable[None]] | None = None
         """Called (on its own task) with a table's room once its end is stored: the end of
         its game (``over``) or its closing before that (``closed``)."""
@@ -189,7 +179,7 @@ class Hub:
         it; the tables are shared out among its processes)."""
         if self.site is not None:
             await self.site.start(self)
-            self._ticker = asyncio.create_task(self._tick_forever())
+            self._ticker = asyncio.create_task(self.clockwork.forever())
             return
         stored = await asyncio.to_thread(self.store.tables, ("open", "playing"))
         for t in stored:
@@ -198,15 +188,15 @@ class Hub:
             except Exception:  # a table the code cannot read any more: keep the server up
                 log.exception("table %s could not be restored", t.id)
                 continue
-            table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
+            table = Table(room, stored_hands=finished_hands(room), idle_since=self.now())
             table.stored_status, table.created = room.status, t.created
             self.tables[t.id] = table
-            self._relist(table)
+            self.relist(table)
         for table in self.tables.values():
-            self._schedule_bot(table)
+            self.bots.schedule(table)
         with contextlib.suppress(StorageDown):
-            await self._write(self._heartbeat())
-        self._ticker = asyncio.create_task(self._tick_forever())
+            await self.commit(self.heartbeat())
+        self._ticker = asyncio.create_task(self.clockwork.forever())
 
     async def stop(self) -> None:
         """Stop the clock task and the bots (in a site: leave it, freeing this process's
@@ -214,7 +204,7 @@ class Hub:
         if self.site is not None:
             await self.site.stop()
         await self.lobby.stop()
-        for task in (self._ticker, self._probe):
+        for task in (self._ticker, self.outages.probe):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -225,14 +215,14 @@ class Hub:
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self.background is not self.executor:
             self.background.shutdown(wait=False, cancel_futures=True)
-        self._writer.close()
+        self.writer.close()
 
-    async def _write(self, write: Write) -> None:
+    async def commit(self, write: Write) -> None:
         """Store ``write`` (in the writer's next transaction). Raises :class:`VersionConflict`
         if the journal moved on without us, :class:`StorageDown` if the database failed (or did
         not answer within :data:`WRITE_BUDGET`). A cancelled caller stops waiting, but the
         write is stored all the same."""
-        future = asyncio.wrap_future(self._writer.submit(write))
+        future = asyncio.wrap_future(self.writer.submit(write))
         try:
             await asyncio.wait_for(asyncio.shield(future), WRITE_BUDGET)
         except (VersionConflict, LeaseLost):
@@ -240,92 +230,22 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            self._storage_failed(e)
+            self.outages.failed(e)
             raise StorageDown() from None
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def spawn(self, work: Awaitable[None]) -> None:
         """Run ``work`` on its own (kept referenced until it ends)."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _heartbeat(self) -> Write:
+    def heartbeat(self) -> Write:
+        """This process's heartbeat, as a write (the site and the operator see it alive)."""
         return self.store.heartbeat(
             self.process_id, socket.gethostname(), os.getpid(), self.started, self.now()
         )
 
-    # ------------------------------------------------------------------ storage outages
-    def _storage_failed(self, error: BaseException) -> None:
-        """A write failed: refuse changes and tell everyone until a probe finds the database
-        taking writes again."""
-        if self.outage is not None:
-            return
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        log.error("the database refuses writes (%s): tables wait until it is back", reason)
-        self.outage = Outage(self.now(), reason)
-        self._probe = asyncio.create_task(self._wait_for_storage())
-        for table in list(self.tables.values()):
-            self._spawn(self._resend_all(table))
-
-    async def _wait_for_storage(self) -> None:
-        delay = 0.25
-        while True:
-            await asyncio.sleep(delay)
-            delay = min(delay * 1.6, 3.0)
-            future = asyncio.wrap_future(self._writer.submit(self._heartbeat()))
-            try:
-                await asyncio.wait_for(asyncio.shield(future), WRITE_BUDGET)
-            except Exception:
-                continue
-            break
-        outage, self.outage = self.outage, None
-        paused = self.now() - outage.since if outage is not None else 0.0
-        log.warning("the database takes writes again after %.1f s", paused)
-        for table in list(self.tables.values()):
-            if not table.site.owned:
-                await self.replicas.catch_up(table)  # its owner stores and publishes what it missed
-                continue
-            try:
-                async with table.lock:
-                    if table.suspect:
-                        await self._resync(table)
-                    if table.room.config.clock is not None:
-                        await self._change(table, lambda r, now: r.pause(paused, now))
-                    await self._send_all(table)
-                    self._schedule_bot(table)
-            except StorageDown:
-                return  # down again: the new probe carries on
-            except Exception:
-                log.exception("table %s could not resume", table.room.id)
-
-    async def _resync(self, table: Table) -> None:
-        """Read the table back from storage; if its journal is ahead of memory (a commit whose
-        answer was lost), the stored one wins: it has only what was stored, nothing shown is
-        lost. Called with the table's lock held."""
-        try:
-            stored = await asyncio.to_thread(self.store.table, table.room.id)
-        except Exception as e:
-            self._storage_failed(e)
-            raise StorageDown() from None
-        if stored is None:
-            raise RoomError("unknown", "there is no such table")
-        if stored.entries and stored.entries[-1][0] != table.room.version:
-            old = table.room
-            room = restore(old.id, old.config, stored.entries, self.token_key)
-            for mine, was in zip(room.seats, old.seats, strict=True):
-                mine.connected, mine.gone_since = was.connected, was.gone_since
-            log.warning(
-                "table %s: read back at version %d (memory had %d)",
-                old.id,
-                room.version,
-                old.version,
-            )
-            table.room = room
-            table.stored_hands = self._finished_hands(room)
-            table.stored_status = stored.status
-            await self._send_all(table)
-        table.suspect = False
-
+    # ------------------------------------------------------------------ health
     async def health(self) -> dict[str, Any]:
         """This process's health: whether its database takes writes and answers, and (in a
         site) its Redis; ``ok`` when all do."""
@@ -434,12 +354,12 @@ class Hub:
         entries = room.take_journal()
         config = room.config.to_json()
         owner = None if self.site is None else self.site.me
-        await self._write(self.store.new_table(room.id, config, now, entries, room.status, owner))
+        await self.commit(self.store.new_table(room.id, config, now, entries, room.status, owner))
         table = Table(room, idle_since=now, creator=creator, stored_status=room.status, created=now)
         table.site = SiteTable(owned=True, epoch=0 if owner is None else 1, owner=owner)
         self.tables[room.id] = table
-        self._relist(table)
-        self._schedule_bot(table)
+        self.relist(table)
+        self.bots.schedule(table)
         return table
 
     def get(self, table_id: str) -> Table:
@@ -465,7 +385,7 @@ class Hub:
             return self.tables[table_id]
         config = TableConfig.from_json(stored.config)
         room = restore(stored.id, config, stored.entries, self.token_key)
-        table = Table(room, stored_hands=self._finished_hands(room), idle_since=self.now())
+        table = Table(room, stored_hands=finished_hands(room), idle_since=self.now())
         table.stored_status, table.created = stored.status, stored.created
         self.tables[table_id] = table
         if self.site is not None:
@@ -556,7 +476,7 @@ class Hub:
             async with table.lock:
                 if self.site is not None and not table.site.owned:
                     raise StorageDown(MOVING)
-                return await self._change(table, partial(apply_command, command))
+                return await self.change(table, partial(apply_command, command))
 
         return await unbroken(run())
 
@@ -611,15 +531,11 @@ class Hub:
                 if s.kind == "human" and s.owner is not None:
                     room.join(s.owner, s.name, now, k)
             await self._new_table(room, table.creator, now)
-            await self._change(table, lambda r, now: r.start_rematch(seat, new_id, now))
+            await self.change(table, lambda r, now: r.start_rematch(seat, new_id, now))
         return new_id
 
     # ------------------------------------------------------------------ the lobby
     def relist(self, table: Table) -> None:
-        """Make the table's lobby line again (see :meth:`_relist`)."""
-        self._relist(table)
-
-    def _relist(self, table: Table) -> None:
         """Make the table's lobby line again (or drop it, for a table that ended). In a site,
         the table's owner makes it, for every process."""
         room = table.room
@@ -657,7 +573,7 @@ class Hub:
             return here + sum(r.watchers for r in table.site.remote.values())
         return max(here, table.site.watchers)
 
-    def _audience(self, table: Table) -> bool:
+    def audience(self, table: Table) -> bool:
         """Whether anyone is connected to the table (on any process of a site)."""
         return bool(table.conns) or any(
             r.watchers or any(r.seats) for r in table.site.remote.values()
@@ -695,21 +611,21 @@ class Hub:
             table.conns.add(conn)
             table.idle_since = self.now()
             if not table.site.owned:
-                await self._send(table, conn)
+                await self.broadcast.send(table, conn)
             elif seat is None:
                 # the newcomer gets the table; the others, how many watch, soon
-                await self._send(table, conn)
-                self._presence_soon(table)
-                self._schedule_bot(table)  # a table of bots plays while someone watches
+                await self.broadcast.send(table, conn)
+                self.broadcast.presence_soon(table)
+                self.bots.schedule(table)  # a table of bots plays while someone watches
             else:
                 room.connected(seat, self.now())
                 # the newcomer gets the table, the others that the player is here
-                await self._send_all(table)
+                await self.broadcast.send_all(table)
                 if room.seats[seat].away_bot:
                     with contextlib.suppress(StorageDown):  # the clock task tries again
-                        await self._change(table, lambda r, now: r.hand_back(seat, now))
-                self._relist(table)
-                self._schedule_bot(table)
+                        await self.change(table, lambda r, now: r.hand_back(seat, now))
+                self.relist(table)
+                self.bots.schedule(table)
         await self.replicas.shared_presence(table)
         return conn
 
@@ -727,12 +643,12 @@ class Hub:
                 if not table.site.owned:
                     return
                 if conn.seat is None:  # the others learn how many watch, soon
-                    self._presence_soon(table)
+                    self.broadcast.presence_soon(table)
                     return
                 table.room.disconnected(conn.seat, self.now())
-                self._relist(table)
+                self.relist(table)
                 # the others see who is here
-                await self._send_all(table)
+                await self.broadcast.send_all(table)
 
         await unbroken(run())
         await self.replicas.shared_presence(table)
@@ -748,48 +664,48 @@ class Hub:
         """Send ``conn`` the table as it stands (after a stale move, a resize...)."""
         table = self.get(table_id)
         async with table.lock:
-            await self._send(table, conn)
+            await self.broadcast.send(table, conn)
 
     def allow_message(self, conn: Connection) -> bool:
         """Whether ``conn`` is within its message rate."""
         return conn.bucket is None or conn.bucket.take(self.now())
 
     # ------------------------------------------------------------------ the core step
-    async def _change(self, table: Table, do: Callable[[Room, float], T]) -> T:
+    async def change(self, table: Table, do: Callable[[Room, float], T]) -> T:
         """Try ``do(room, now)`` on a copy of the room; store what it wrote; only then make
         the copy the table's room and show it. A refused request (``RoomError``) or a failed
         write leaves the table as it was. Called with the table's lock held."""
         if table.suspect and self.outage is None:
-            await self._resync(table)
+            await self.outages.resync(table)
         for attempt in (0, 1):
             trial = table.room.copy()
             result = do(trial, self.now())
             try:
-                await self._keep(table, trial, self.now())
+                await self.keep(table, trial, self.now())
             except VersionConflict:
                 # the stored journal moved on (a commit whose answer was lost): read it back
                 # and try once more on it
                 table.suspect = True
-                await self._resync(table)
+                await self.outages.resync(table)
                 if attempt:
                     raise RoomError("conflict", "the table changed meanwhile: try again") from None
                 continue
             return result
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _keep(self, table: Table, trial: Room, now: float) -> None:
+    async def keep(self, table: Table, trial: Room, now: float) -> None:
         """Store ``trial``'s new journal entries (and the hands it finished), then make it the
         table's room and show it to everyone."""
         entries = trial.take_journal()
         if entries:
             if self.outage is not None:
                 raise StorageDown()
-            games = self._finished_games(trial, table.stored_hands, now)
+            games = finished_games(trial, table.stored_hands, now)
             status = trial.status if trial.status != table.stored_status else None
             fence = None if self.site is None else (self.site.me, table.site.epoch)
             write = self.store.changes(trial.id, entries, now, games, status, fence)
             try:
-                await self._write(write)
+                await self.commit(write)
             except StorageDown:
                 table.suspect = True
                 raise
@@ -807,293 +723,34 @@ class Hub:
             table.stored_hands += len(games)
             table.stored_status = trial.status
             if status in ("over", "closed") and self.on_end is not None:
-                self._spawn(self.on_end(trial))
+                self.spawn(self.on_end(trial))
             if any(e["type"] == "move" for _, e in entries):
                 table.last_move = now
         table.room = trial
         if entries:
-            await self._demote_retired(table)
-            await self._send_all(table)
-            self._relist(table)
-        self._schedule_bot(table)
+            await self.broadcast.demote_retired(table)
+            await self.broadcast.send_all(table)
+            self.relist(table)
+        self.bots.schedule(table)
 
-    async def _demote_retired(self, table: Table) -> bool:
-        """Connections whose seat token was retired (a claim on another device) watch from
-        now on, and are told why (before their next state); whether there were any."""
-        room = table.room
-        demoted = False
-        for conn in list(table.conns):
-            if conn.seat is None or room.seats[conn.seat].token == conn.token:
-                continue
-            demoted = True
-            seat, conn.seat, conn.token = conn.seat, None, None
-            room.disconnected(seat, self.now())
-            conn.last = None  # its next state comes whole
-            left = room.seats[seat].token is None  # its player left the table
-            await quietly(conn.send(retired_message(room.version, left)))
-        return demoted
-
-    async def _send_all(self, table: Table) -> None:
-        """Send everyone at the table its state: the players first, then the spectators, who
-        all see the same thing. Their state is made once per screen size, and a patch once
-        per state it follows (spectators who were sent the same state get the same patch), so
-        a crowd costs a send a spectator, not a snapshot and a diff."""
-        if table.presence_due:  # the count goes out with this state, and to the lobby
-            table.presence_due = False
-            self._relist(table)
-        conns = sorted(table.conns, key=lambda c: c.seat is None)
-        shared = Shared()
-        for conn in conns:
-            await self._send(table, conn, shared)
-
-    def _presence_soon(self, table: Table) -> None:
-        """Send everyone at the table the watcher count (and relist it) within
-        :data:`PRESENCE_EVERY` seconds, once for all the spectators who came or went
-        meanwhile; a state sent before then carries it already."""
-        if table.presence_due:
-            return
-        table.presence_due = True
-
-        async def tell() -> None:
-            await asyncio.sleep(PRESENCE_EVERY)
-            async with table.lock:
-                if not table.presence_due or self.tables.get(table.room.id) is not table:
-                    return
-                await self._send_all(table)
-
-        self._spawn(tell())
-
-    async def _resend_all(self, table: Table) -> None:
-        async with table.lock:
-            await self._send_all(table)
-
-    async def _send(self, table: Table, conn: Connection, shared: Shared | None = None) -> None:
-        """Send ``conn`` its state (``shared``: what spectators of one broadcast share)."""
-        size = (conn.width, conn.height)
-        snap = None if shared is None or conn.seat is not None else shared.snaps.get(size)
-        if snap is None:
-            snap = table.room.snapshot(conn.seat, self.now())
-            snap["scene"] = table.scene(conn.width, conn.height)
-            snap["notice"] = self.notice()
-            snap["watchers"] = self.watchers(table)
-            if shared is not None and conn.seat is None:
-                shared.snaps[size] = snap
-        try:
-            await conn.send(conn.message(snap, shared))
-        except Exception:  # a socket that died: its reader will clean up
-            table.conns.discard(conn)
-
-    def _finished_games(self, room: Room, stored: int, now: float) -> list[StoredGame]:
-        """The hands of ``room`` finished since the first ``stored`` ones, as replays to keep."""
-        games = []
-        for index in range(stored, self._finished_hands(room)):
-            hand = room.match.hands[index]
-            names = [s.name for s in room.seats]
-            headers = {"table": room.id, "hand": str(index + 1), "players": ", ".join(names)}
-            result = hand.result
-            games.append(
-                StoredGame(
-                    id=f"{room.id}-{index + 1}",
-                    table_id=room.id,
-                    hand=index + 1,
-                    game=room.config.game,
-                    players=room.config.players,
-                    names=names,
-                    finished=now,
-                    summary={
-                        "result": None if result is None else result.to_json(),
-                        "scores_after": list(hand.scores),
-                    },
-                    record=dump_record(hand, headers),
-                    # a seat its player left is still theirs in their history
-                    owners=tuple(
-                        s.owner if s.kind == "human" else s.left_owner for s in room.seats
-                    ),
-                )
-            )
-        return games
-
-    @staticmethod
-    def _finished_hands(room: Room) -> int:
-        return sum(1 for h in room.match.hands if h.is_over)
-
-    # ------------------------------------------------------------------ bots and analyses
-    def _schedule_bot(self, table: Table) -> None:
-        if table.thinking is not None and not table.thinking.done():
-            return
-        if self.outage is not None:
-            return  # nothing could be stored: the bots wait with everyone
-        if not table.site.owned:
-            return  # its owner's bots play it
-        room = table.room
-        if not room.humans() and not self._audience(table):
-            return  # a table of bots only plays while someone watches
-        turn = room.bot_turn(self.now())
-        if turn is None:
-            return
-        table.thinking = asyncio.create_task(self._bot(table, turn))
-
-    async def _bot(self, table: Table, turn: BotTurn) -> None:
-        loop = asyncio.get_running_loop()
-        seed = random_seed()
-        people = bool(table.room.humans())
-        pool = self.executor if people else self.background
-        try:
-            action = await asyncio.wait_for(
-                loop.run_in_executor(pool, think, turn.spec, seed, turn.view), BOT_BUDGET
-            )
-        except Exception as e:  # the table goes on: the greedy player moves for the bot
-            if isinstance(e, TimeoutError):
-                log.error("a bot took over %g s at table %s", BOT_BUDGET, table.room.id)
-            else:
-                log.exception("a bot failed at table %s", table.room.id)
-            if isinstance(e, BrokenProcessPool):
-                self._replace_pool(pool)
-            action = make_agent("greedy", seed).act(turn.view)
-        if people or self._audience(table):
-            wait = table.last_move + self.bot_pace - self.now()
-            if wait > 0:
-                await asyncio.sleep(wait)
-        if not people:
-            await self._background_turn()
-        async with table.lock:
-            table.thinking = None
-            if not table.site.owned:
-                return
-            try:
-                await self._change(table, lambda r, now: r.bot_move(turn, action, now))
-            except (StorageDown, RoomError) as e:
-                log.info("a bot move at table %s waits: %s", table.room.id, e)
-
-    async def _background_turn(self) -> None:
-        """Wait for a turn among the moves of tables of bots only: at most
-        ``background_moves_per_second`` of them on the whole server, one after another, so
-        that however many there are, the tables with people keep the server's time."""
-        now = self.now()
-        at = max(now, self._background_next)
-        self._background_next = at + 1.0 / self.limits.background_moves_per_second
-        if at > now:
-            await asyncio.sleep(at - now)
-
-    def _replace_pool(self, pool: Executor) -> None:
-        """A worker died: the pool takes no more work, so new workers take its place."""
-        if not isinstance(pool, ProcessPoolExecutor):
-            return
-        workers = getattr(pool, "_max_workers", 2)
-        if pool is self.executor:
-            self.executor = bot_pool(workers)
-            if self.background is pool:
-                self.background = self.executor
-        elif pool is self.background:
-            self.background = bot_pool(workers, self.background_priority)
-
+    # ------------------------------------------------------------------ work and time
     async def in_background(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the background workers (below the bots of tables with people)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.background, work)
 
-    # ------------------------------------------------------------------ time
-    async def _tick_forever(self) -> None:
-        collector = Collector()
-        beat = time.monotonic()
-        while True:
-            await asyncio.sleep(0.5)
-            try:
-                await self.tick()
-                if time.monotonic() - beat >= HEARTBEAT_EVERY and self.outage is None:
-                    beat = time.monotonic()
-                    with contextlib.suppress(StorageDown):
-                        await self._write(self._heartbeat())
-            except Exception:
-                log.exception("the table clock failed")
-            collector.tick(time.monotonic())
-
     async def tick(self) -> None:
-        """Clocks, absences, bots-only matches and tables nobody uses: what happens with time
-        alone. Nothing is tried while the database refuses writes."""
-        if self.outage is not None:
-            return
-        now = self.now()
-        for table in list(self.tables.values()):
-            room = table.room
-            if not table.site.owned:
-                await self._tick_replica(table, now)
-                continue
-            if room.status in ("over", "closed"):
-                if not table.conns and now - table.idle_since >= EVICT_AFTER:
-                    self._forget(table)
-                continue
-            if not self._audience(table) and now - table.idle_since >= self._lifetime(room):
-                await self._abandon(table)
-                continue
-            if room.status != "playing":
-                continue
-            try:
-                await self._tick_table(table, now)
-            except StorageDown:
-                return
+        """What happens with time alone, once (:meth:`Clockwork.tick`)."""
+        await self.clockwork.tick()
 
-    def _lifetime(self, room: Room) -> float:
-        """How long the table is kept with nobody connected."""
-        if room.status == "open":
-            return self.limits.open_ttl
-        return self.limits.idle_ttl if room.humans() else self.limits.watch_ttl
-
-    async def _tick_table(self, table: Table, now: float) -> None:
-        room = table.room
-        if room.config.match and room.match.needs_deal and not room.humans():
-            if self._audience(table) and now - (room.hand_over_at or now) >= 3 * self.bot_pace:
-                async with table.lock:
-                    if table.room.match.needs_deal:
-                        await self._change(table, lambda r, now: r.next_hand(None, now))
-            return
-        if any(s.away_bot and s.connected for s in room.seats):
-            async with table.lock:
-                await self._hand_back_present(table)
-        absent = room.absent(now)
-        if absent != table.told_absent:
-            table.told_absent = absent
-            await self._resend_all(table)
-        self._schedule_bot(table)
-
-    async def _hand_back_present(self, table: Table) -> None:
-        """Give every seat a bot played while its player was away back to its player, now
-        connected (with the table's lock held)."""
-        for k, s in enumerate(table.room.seats):
-            if s.away_bot and s.connected:
-                await self._change(table, partial(hand_back, k))
-
-    async def _tick_replica(self, table: Table, now: float) -> None:
-        """A table another process decides: forgotten once nobody here has looked at it for a
-        while; its sockets told when its player on turn is absent."""
-        if not table.conns:
-            if now - table.idle_since >= EVICT_AFTER:
-                self._forget(table)
-            return
-        absent = table.room.absent(now)
-        if absent != table.told_absent:
-            table.told_absent = absent
-            await self._resend_all(table)
-
-    async def _abandon(self, table: Table) -> None:
-        """Close a table nobody uses any more (kept in storage, gone from memory)."""
-        async with table.lock:
-            if self._audience(table):
-                return
-            try:
-                await self._change(table, lambda r, now: r.close(now, ABANDONED))
-            except (StorageDown, RoomError):
-                return
-        log.info("table %s closed: nobody came for a while", table.room.id)
-        self._forget(table)
-
-    def _forget(self, table: Table) -> None:
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory (it stays stored), from the lobby and from the site."""
         if table.thinking is not None:
             table.thinking.cancel()
         self.tables.pop(table.room.id, None)
-        self._relist(table)
+        self.relist(table)
         if self.site is not None:
-            self._spawn(self.site.forget(table))
+            self.spawn(self.site.forget(table))
 
 
 __all__ = [

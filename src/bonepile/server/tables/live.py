@@ -104,7 +104,7 @@ class Table:
     presence_due: bool = False
     """A watcher came or went and the others have not been sent the new count yet (it goes
     out with the next state, or on its own within
-    :data:`~bonepile.server.tables.hub.PRESENCE_EVERY`)."""
+    :data:`~bonepile.server.tables.broadcast.PRESENCE_EVERY`)."""
 
     def scene(self, width: int, height: int | None = None) -> dict[str, Any]:
         """The table's scene for a screen ``width`` by ``height``, worked out once per version
