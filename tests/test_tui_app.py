@@ -65,7 +65,7 @@ def test_a_match_deals_hand_after_hand_and_keeps_the_totals() -> None:
 
     text, session = asyncio.run(run())
     assert session.match.is_over and len(session.match.hands) >= 1
-    assert "Match over" in text and " pts" in text
+    assert "the match!" in text and " pts" in text
 
 
 def test_mouse_picks_a_tile_then_an_end() -> None:

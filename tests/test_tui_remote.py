@@ -41,8 +41,8 @@ def seats_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def _table(base: str, game: str, seats: list[str]) -> str:
-    body = json.dumps({"game": game, "seats": seats}).encode()
+def _table(base: str, game: str, seats: list[str], **more: Any) -> str:
+    body = json.dumps({"game": game, "seats": seats, **more}).encode()
     req = urllib.request.Request(
         base + "/api/tables", body, {"Content-Type": "application/json"}, method="POST"
     )
@@ -93,6 +93,65 @@ def test_a_hand_at_a_server_table_by_keys(server: str) -> None:
     finally:
         remote.close()
     assert "Hand over" in text, text
+
+
+def test_a_match_deals_on_by_enter_and_ends_with_its_winner_and_totals(server: str) -> None:
+    url = _table(server, "block", ["open", "random"], match=True, options={"target_score": 60})
+    remote = RemoteTable.connect(url)
+
+    async def run() -> tuple[list[str], str, str, dict[str, Any]]:
+        app = BonepileApp(remote, pace=0)
+        between: list[str] = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            deadline = time.time() + 600
+            while time.time() < deadline:
+                await pilot.pause(0.02)
+                snap = remote.snap
+                assert snap is not None
+                if snap.get("match_over"):
+                    break
+                v = app.current_view()
+                if v.result is not None:  # between two hands: Enter deals the next one
+                    hand = snap["hand_number"]
+                    app.redraw()
+                    await pilot.pause()
+                    between.append(" ".join(screen_text(app).split()))
+                    await pilot.press("enter")
+                    while remote.snap["hand_number"] == hand and time.time() < deadline:
+                        await pilot.pause(0.05)
+                    continue
+                if v.actor != v.seat or remote.pending is not None or not v.legal:
+                    continue
+                tiles = [a for a in v.legal if tile_of(a) is not None]
+                if tiles:
+                    index = v.hand.index(tile_of(tiles[0]))  # type: ignore[arg-type]
+                    await pilot.press(str(index + 1) if index < 9 else "right")
+                    await pilot.pause()
+                    await pilot.press(LETTERS[0])
+                else:
+                    await pilot.press("d" if DRAW in v.legal else "p")
+                await pilot.pause(0.05)
+            await pilot.pause(0.2)
+            app.redraw()
+            await pilot.pause()
+            text = screen_text(app)
+            snap = remote.snap
+            assert snap is not None
+            return between, " ".join(text.split()), text.splitlines()[-1], snap
+
+    try:
+        between, ended, footer, snap = asyncio.run(run())
+        bot = f"P1 {remote.names()[1]}"
+    finally:
+        remote.close()
+    assert snap["match_over"] and between, "the match never went on to a second hand"
+    for words in between:
+        assert "Totals: P0 you" in words and "[Enter] next hand" in words, words
+    who = "You win" if snap["winners"] == [0] else f"{bot} wins"
+    assert f"{who} the match!" in ended, ended
+    totals = snap["totals"]
+    assert f"Totals: P0 you {totals[0]}" in ended and f"{bot} {totals[1]}" in ended, ended
+    assert "q leave" in footer and "next hand" not in footer, footer
 
 
 def test_the_seat_is_taken_back_and_others_watch(server: str) -> None:

@@ -104,7 +104,7 @@ def test_the_board_shows_diamonds_the_star_and_tiles() -> None:
     state = state.apply(move)
     row = draw_board(state.layout).canvas.lines()[8]
     p, q = str(move).split("@")[0].split("-")
-    assert row == f" 8  ◆3  ·  ·  ·  ·  ·[{p:>2}|{q:>2}] ·  ·  ·  ·  ·  · ◆3"
+    assert row == f" 8  ◆3  ·  ·  ·  ·  · [{p}|{q}]  ·  ·  ·  ·  ·  · ◆3"
 
 
 def test_a_spectator_sees_no_hand_and_hot_seat_curtain_hides_it() -> None:

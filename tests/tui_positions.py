@@ -8,6 +8,7 @@ from typing import Any
 import bonepile
 from bonepile.grid import load_board
 from bonepile.match import new_match
+from bonepile.tui.explain import Ending
 from bonepile.tui.screen import Frame, choices_for, log_lines, play_keys
 from bonepile.tui.session import Replay
 from bonepile.view import view
@@ -72,8 +73,8 @@ def replay(name: str) -> tuple[Replay, int]:
 
 
 def frame(name: str) -> Frame:
-    """Seat 0's screen with its first playable tile chosen (a replay's screen for
-    :data:`REPLAYS`)."""
+    """Seat 0's screen with its first playable tile chosen, or, once the hand is over, with
+    what a game played here says then (a replay's screen for :data:`REPLAYS`)."""
     if name in REPLAYS:
         r, step = replay(name)
         return r.frame(step)
@@ -86,6 +87,7 @@ def frame(name: str) -> Frame:
         if found:
             selected, choices = i, found
             break
+    ending = Ending(again="play again") if v.result is not None else None
     return Frame(
         v,
         names,
@@ -93,5 +95,6 @@ def frame(name: str) -> Frame:
         selected=selected,
         choices=choices,
         log=tuple(log_lines(v, names)),
-        keys=play_keys(v),
+        keys=play_keys(v, ending.again if ending else "", len(choices)),
+        ending=ending,
     )

@@ -263,6 +263,13 @@ class Game(Generic[OptionsT]):
         """Build the first state of a hand (``rng`` is ``None`` for an explicit deal)."""
         raise NotImplementedError
 
+    def why_unplayable(self, view: Any, tile: Tile) -> str | None:
+        """Why ``tile`` of the hand cannot be played from ``view`` (a
+        :class:`~bonepile.view.View`) now, in words, where the game can say more than which
+        moves are legal; ``None`` by default (clients then name the tiles that can be
+        played)."""
+        return None
+
     # ----------------------------------------------------------------- matches
     def teams(self, players: int, opts: OptionsT) -> tuple[tuple[int, ...], ...]:
         """The sides that win and lose together, as tuples of seats (by default every seat

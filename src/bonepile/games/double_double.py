@@ -45,6 +45,7 @@ from bonepile.games.double_double_spots import (
     tile_values,
     wants,
 )
+from bonepile.games.double_double_why import why_unplayable
 from bonepile.grid import (
     Board,
     BoardLayout,
@@ -279,6 +280,24 @@ class DoubleDoubleGame(Game[DoubleDoubleOptions]):
 
     def first_player_key(self, opts: DoubleDoubleOptions) -> Callable[[Tile], Any] | None:
         return _lowest_first
+
+    def why_unplayable(self, view: Any, tile: Tile) -> str | None:
+        """Why ``tile`` has no place on the board of ``view`` (a
+        :class:`~bonepile.view.View`) now, in words; ``None`` when it has one
+        (:func:`~bonepile.games.double_double_why.why_unplayable`, which changes no rule)."""
+        layout = view.layout
+        if not isinstance(layout, BoardLayout):
+            return None
+        opts = view.options
+        return why_unplayable(
+            layout,
+            tile,
+            getattr(view.public, "chain", None),
+            max_contacts=opts.max_contacts_per_end,
+            allow_bridge=opts.allow_bridge,
+            forbid_2x2=opts.forbid_2x2,
+            tail_on_double=opts.chain_contact == "tail_on_last_double",
+        )
 
     def first_player_by_lot(self, opts: DoubleDoubleOptions) -> bool:
         return opts.first_player_tiebreak == "random"

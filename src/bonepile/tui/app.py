@@ -18,7 +18,9 @@ from textual.widgets import Input
 
 from bonepile.actions import DRAW, PASS, STOP, Action, Discard, parse_action
 from bonepile.errors import BonepileError
+from bonepile.tui.explain import Ending, cannot_play
 from bonepile.tui.screen import (
+    AGAIN,
     COMMANDS,
     HAND_KEYS,
     LETTERS,
@@ -27,6 +29,7 @@ from bonepile.tui.screen import (
     Frame,
     choices_for,
     help_text,
+    letters,
     log_lines,
     play_keys,
     render_screen,
@@ -153,6 +156,8 @@ class BonepileApp(App[None]):
         if isinstance(s, Replay):
             return s.frame(self.step, pan=self.pan, message=self.message)
         names = s.names()
+        end: Ending = s.ending()
+        keys = play_keys(v, end.again, len(self.choices), end.leave)
         curtain = None
         if isinstance(s, LocalGame) and s.hot_seat and v.seat is None and not s.hand_over:
             actor = s.actor
@@ -172,9 +177,10 @@ class BonepileApp(App[None]):
             error=self.error,
             hint=self.hint,
             curtain=curtain,
-            keys=WATCH_KEYS if self.watching() else play_keys(v, s.hand_over and not s.over),
+            keys=WATCH_KEYS if self.watching() else keys,
             pan=self.pan,
             totals=s.totals(),
+            ending=end if v.result is not None else None,
         )
 
     def watching(self) -> bool:
@@ -207,19 +213,8 @@ class BonepileApp(App[None]):
         """After any change: deal on, start a bot, raise the curtain, or wait for a person."""
         s = self.session
         self.redraw()
-        if not isinstance(s, LocalGame):
-            return
-        if s.over:
-            r = s.state.result
-            if s.whole_match:
-                who = ", ".join(f"P{w}" for w in s.match.winners) or "nobody"
-                self.say(f"Match over: {who} wins. q quits.")
-            elif r is not None:
-                self.say("Hand over. q quits.")
-            return
-        if s.hand_over:
-            self.say("Hand over. Enter deals the next hand.")
-            return
+        if not isinstance(s, LocalGame) or s.hand_over:
+            return  # the screen says how the hand ended, and what Enter and q do now
         if s.bot_to_act():
             self.start_bot()
             return
@@ -306,7 +301,7 @@ class BonepileApp(App[None]):
             self.say("not your turn")
             return
         if not choices:
-            self.say(f"{v.hand[index]} cannot be played now", error=True)
+            self.say(cannot_play(v, v.hand[index]), error=True)
             return
         self.selected, self.choices = index, choices
         self.redraw()
@@ -382,6 +377,11 @@ class BonepileApp(App[None]):
             self.choose(value)
         elif kind == "command":
             self.command(COMMANDS[value])
+        elif kind == "ending":
+            if value == AGAIN:
+                self.deal_on()
+            else:
+                self.quit_game()
 
     def on_key(self, event: events.Key) -> None:
         """Every key of the game (the notation line takes its own)."""
@@ -395,6 +395,11 @@ class BonepileApp(App[None]):
             return
         key = event.key
         event.stop()
+        char = event.character
+        place = self.place_of(char)
+        if place is not None:  # the chosen tile's letters come first (q, d, s… included)
+            self.choose(place)
+            return
         if key in ("q", "ctrl+c", "ctrl+q"):
             self.quit_game()
             return
@@ -408,7 +413,6 @@ class BonepileApp(App[None]):
             self.pan = (0, 0)
             self.redraw()
             return
-        char = event.character
         if char == "?" or key == "question_mark":
             self.show_help()
             return
@@ -422,6 +426,12 @@ class BonepileApp(App[None]):
         if not known:
             self.say(f"unknown key {key_name(key, char)}: press ? for the keys")
 
+    def place_of(self, char: str | None) -> int | None:
+        """The chosen tile's place that the letter ``char`` names, if any."""
+        if char and len(char) == 1 and char in LETTERS[: len(self.choices)]:
+            return LETTERS.index(char)
+        return None
+
     def show_help(self) -> None:
         """Every key of what is on the screen now, on the prompt line."""
         if isinstance(self.session, Replay):
@@ -429,7 +439,7 @@ class BonepileApp(App[None]):
         elif self.watching():
             text = WATCH_HELP
         else:
-            text = help_text(self.current_view())
+            text = help_text(self.current_view(), self.session.ending().leave)
         self.hint = ()
         self.say(text)
 
@@ -450,17 +460,15 @@ class BonepileApp(App[None]):
     def play_key(self, key: str, char: str | None) -> bool:
         """A key while playing; False if it is not one of the game's keys."""
         s = self.session
-        if not isinstance(s, Replay) and s.over:
-            self.say("Nothing more to play here: q quits, shift+arrows pan the table.")
-            return True
         if not isinstance(s, Replay) and s.hand_over:
-            if key == "enter":
-                s.next_hand()
-                self.clear_choice()
-                self.version += 1
-                self.advance()
+            end = s.ending()
+            if key == "enter" and end.again:
+                self.deal_on()
+            elif end.again:
+                self.say(f"The hand is over: Enter {end.again}, q {end.leave}.")
             else:
-                self.say("Hand over: Enter deals the next hand, q quits.")
+                over = "match" if end.match_over else "hand"
+                self.say(f"The {over} is over: q {end.leave}s, shift+arrows pan the table.")
             return True
         if isinstance(s, LocalGame) and s.hot_seat and self.curtain:
             actor = s.actor
@@ -514,7 +522,8 @@ class BonepileApp(App[None]):
             return True
         if char is not None and char in LETTERS:
             if self.choices:
-                self.choose(LETTERS.index(char))
+                n = len(self.choices)
+                self.say(f"({char}) is not one of the places: {letters(n)}, or Tab")
             else:
                 self.say(f"pick a tile first (1-9): then {char} plays it where ({char}) shows")
             return True
@@ -552,6 +561,20 @@ class BonepileApp(App[None]):
         self.query_one(Surface).focus()
         if text:
             self.play(text)
+
+    def deal_on(self) -> None:
+        """Once a hand is over: the next hand of the match, or a new deal (a new match when
+        it is over) here; at a web table, ask it for the next hand."""
+        s = self.session
+        if isinstance(s, Replay) or not s.hand_over or not s.ending().again:
+            return
+        s.deal_on()
+        self.clear_choice()
+        self.pan = (0, 0)
+        self.version += 1
+        if not isinstance(s, LocalGame):
+            self.say("asking the table for the next hand…")
+        self.advance()
 
     def quit_game(self) -> None:
         """Quit; a game against bots that is not over is saved for ``--resume``."""

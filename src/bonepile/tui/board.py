@@ -1,10 +1,11 @@
 """The Double Double Dominoes board in character cells: three columns a square.
 
 Each square is a mark column then two for its content: ``·`` an empty square, ``◆3`` an
-uncovered diamond, ``★`` the star, a pip number on a covered square. A tile lying along a row
-opens with ``[``, splits its halves with ``|`` and closes with ``]`` where there is room; a tile
-standing in a column marks its halves ``┌`` and ``└``. The chosen placement is drawn in
-the place-here colour (``LABEL``), its letter on its first square.
+uncovered diamond, ``★`` the star, a pip number on a covered square. A tile keeps to its own
+squares, so two tiles side by side never run together: one lying along a row reads ``[6|4]``
+(from the content of its first square to the mark column after its second), one standing in a
+column ``┌6`` over ``└4``; the mark column before a tile stays blank. The chosen placement is
+drawn in the place-here colour (``LABEL``), its letter in the mark column of its first square.
 """
 
 from __future__ import annotations
@@ -73,21 +74,35 @@ def draw_board(
     if preview is not None:
         placed.append((preview.cell1, preview.cell2, preview.p, preview.q, LABEL))
     for (r1, c1), (r2, c2), p, q, style in placed:
-        x1, y1 = square_at(r1, c1)
-        x2, y2 = square_at(r2, c2)
-        if r1 == r2:  # along a row: [p|q]
-            c.put(x1, y1, f"[{p:>2}|{q:>2}", style)
-            if c.get(x2 + CELL_W, y2) == " ":
-                c.put(x2 + CELL_W, y2, "]", style)
-        else:
-            c.put(x1, y1, f"┌{p:>2}", style)
-            c.put(x2, y2, f"└{q:>2}", style)
-        c.put(x1 + 1, y1, f"{p:>2}", pip_style(p, style))
-        c.put(x2 + 1, y2, f"{q:>2}", pip_style(q, style))
+        _draw_tile(c, square_at(r1, c1), square_at(r2, c2), p, q, style)
     if preview is not None and label is not None:
         x1, y1 = square_at(*preview.cell1)
         c.put(x1, y1, label[:1], LABEL)
     return DrawnBoard(c, squares)
+
+
+def _draw_tile(
+    c: Canvas, at1: tuple[int, int], at2: tuple[int, int], p: int, q: int, style: str
+) -> None:
+    """A tile with ``p`` on the square drawn from ``at1`` and ``q`` on the one from ``at2``
+    (the next square along the row, or down the column), within the two squares."""
+    (x1, y1), (x2, y2) = at1, at2
+    if p > 9 or q > 9:  # two-digit pips: each half fills its square, marks included
+        mark1, mark2 = ("[", "|") if y1 == y2 else ("┌", "└")
+        c.put(x1, y1, f"{mark1}{p:>2}", style)
+        c.put(x2, y2, f"{mark2}{q:>2}", style)
+        c.put(x1 + 1, y1, f"{p:>2}", pip_style(p, style))
+        c.put(x2 + 1, y2, f"{q:>2}", pip_style(q, style))
+        return
+    if y1 == y2:  # along a row: [p|q], the pips in their squares' digit columns (q one left)
+        c.put(x1 + 1, y1, f"[{p}|{q}]", style)
+        c.put(x1 + 2, y1, str(p), pip_style(p, style))
+        c.put(x1 + 4, y1, str(q), pip_style(q, style))
+        return
+    c.put(x1 + 1, y1, f"┌{p}", style)
+    c.put(x2 + 1, y2, f"└{q}", style)
+    c.put(x1 + 2, y1, str(p), pip_style(p, style))
+    c.put(x2 + 2, y2, str(q), pip_style(q, style))
 
 
 def track_line(layout: BoardLayout, players: int, names: list[str] | None = None) -> str:

@@ -27,6 +27,7 @@ from bonepile.actions import Action, parse_action
 from bonepile.errors import BonepileError, IllegalActionError
 from bonepile.files import write_text_atomic
 from bonepile.games import get_game
+from bonepile.tui.explain import Ending
 from bonepile.tui.web import Web, WebError
 from bonepile.view import View
 
@@ -274,6 +275,25 @@ class RemoteTable:
         assert self.snap is not None
         return tuple(self.snap["totals"]) if self.snap.get("match") else None
 
+    def ending(self) -> Ending:
+        """What the screen says once a hand is over: the match, its totals and winners as
+        the server sends them, and Enter's ``next hand`` for a seated player while the match
+        goes on; q leaves the table (the seat stays this terminal's)."""
+        snap = self.snap
+        assert snap is not None
+        match = bool(snap.get("match"))
+        over = bool(snap.get("match_over"))
+        target = snap.get("target")
+        return Ending(
+            match=match,
+            match_over=match and over,
+            winners=tuple(int(w) for w in snap.get("winners") or ()),
+            totals=self.totals(),
+            target=target if isinstance(target, int) else None,
+            again="next hand" if match and not over and self.seat is not None else "",
+            leave="leave",
+        )
+
     def play(self, action: Action | str, seat: int) -> None:
         """Send a move (checked against the legal moves first); it is sent again after a
         reconnection until the server acknowledges it."""
@@ -290,6 +310,11 @@ class RemoteTable:
     def next_hand(self) -> None:
         """Ask for the next hand of a match."""
         self._send({"type": "next_hand"})
+
+    def deal_on(self) -> None:
+        """Once the hand is over: ask the table for the next hand of the match (the web
+        table's ``next_hand``)."""
+        self.next_hand()
 
     def close(self) -> None:
         """Leave the table (the seat stays ours: its token is kept)."""

@@ -22,11 +22,13 @@ from bonepile.layout import Layout
 from bonepile.tiles import Tile
 from bonepile.tui.board import draw_board, track_line
 from bonepile.tui.canvas import Canvas
+from bonepile.tui.explain import Ending, headline, score_items, seat_name
 from bonepile.tui.table import LABEL, LAST, OPEN, TILE, draw_table, pip_style
 from bonepile.view import Turn, View
 
-LETTERS = "abcefgijklmnortuvwyz"
-"""The letters that name the places the chosen tile can go (d, h, p, q, s and x are keys)."""
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+"""The letters that name the places the chosen tile can go, in order: while a tile is chosen,
+a letter that names one of its places plays it there (before what the key does otherwise)."""
 HAND_KEYS = "1234567890"
 """The keys that pick the first ten tiles of a hand."""
 WIDE = 110
@@ -56,6 +58,14 @@ COMMANDS = ("draw", "pass", "discard", "stop")
 """The buttons the prompt line shows when they are legal."""
 COMMAND_KEYS = {"draw": "d", "pass": "p", "discard": "x", "stop": "s"}
 """The key of each command."""
+HINT_KEY = "h"
+"""The key that asks for a hint."""
+QUIT_KEY = "q"
+"""The key that quits (or leaves a web table)."""
+AGAIN = 0
+LEAVE = 1
+"""The values of the two ``ending`` places to click once a hand is over: Enter's (the next
+hand, or a new deal) and q's."""
 
 WATCH_KEYS = "watching  shift+arrows pan  Esc centre  q quit"
 """The keys line of a spectator."""
@@ -73,7 +83,8 @@ class Frame:
     lines (none: no log), a ``message`` (an error when ``error``), the bot's ``hint``, a
     ``curtain`` that hides the hand (hot-seat), every hand for a replay (``hands``), the
     ``keys`` line (items two spaces apart), a ``pan`` of the table in cells, the match
-    ``totals`` and ``extra`` items for the seats line."""
+    ``totals``, ``extra`` items for the seats line and, once the hand is over, its
+    ``ending`` (who won, the scores, what Enter and q do)."""
 
     view: View
     names: tuple[str, ...]
@@ -91,6 +102,7 @@ class Frame:
     pan: tuple[int, int] = (0, 0)
     totals: tuple[int, ...] | None = None
     extra: tuple[str, ...] = field(default=())
+    ending: Ending | None = None
 
 
 @dataclass(frozen=True)
@@ -111,7 +123,7 @@ class Drawn:
 @dataclass(frozen=True)
 class Piece:
     """Text laid out on a row: from column ``x``, in ``style``; ``kind`` and ``value`` make it
-    a place to click (a ``tile``, a ``choice``, a ``command``)."""
+    a place to click (a ``tile``, a ``choice``, a ``command``, an ``ending`` button)."""
 
     x: int
     text: str
@@ -168,30 +180,44 @@ def commands(view: View) -> tuple[str, ...]:
     return tuple(c for c in COMMANDS if c in words or (c == "discard" and discard))
 
 
-def play_keys(view: View, next_hand: bool = False) -> str:
-    """The keys line while playing: only the commands the seat may use now are offered; once
-    the hand is over, ``Enter`` if it deals a ``next_hand``."""
+def letters(places: int) -> str:
+    """The letters of ``places`` places: ``a``, ``a-b``, ``a-n`` (every place past the last
+    letter is reached with Tab)."""
+    last = LETTERS[min(places, len(LETTERS)) - 1]
+    return "a" if last == "a" else f"a-{last}"
+
+
+def play_keys(view: View, again: str = "", places: int = 0, leave: str = "quit") -> str:
+    """The keys line while playing: only the commands the seat may use now are offered. With
+    a tile chosen that has ``places`` places, their letters (a command whose key is one of
+    them is reached after Esc; q then quits with ctrl+q). Once the hand is over, what Enter
+    does (``again``: the next hand, a new deal; empty: nothing) and q (``leave``)."""
     if view.result is not None:
-        items = ["Enter next hand"] if next_hand else []
-        return "  ".join([*items, "shift+arrows pan", "? keys", "q quit"])
-    board = isinstance(view.layout, BoardLayout)
-    items = ["1-9 tile", "Tab/a,b… place" if board else "a,b… place", "Enter play"]
-    items += [f"{COMMAND_KEYS[c]} {c}" for c in commands(view)]
-    items += ["h hint", ": type", "? keys", "q quit"]
+        items = [f"Enter {again}"] if again else []
+        return "  ".join([*items, "shift+arrows pan", "? keys", f"q {leave}"])
+    taken = LETTERS[:places]
+    if places:
+        items = [f"{letters(places)} place", "Tab next", "Enter play", "Esc back"]
+    else:
+        board = isinstance(view.layout, BoardLayout)
+        items = ["1-9 tile", "Tab/a,b… place" if board else "a,b… place", "Enter play"]
+    items += [f"{COMMAND_KEYS[c]} {c}" for c in commands(view) if COMMAND_KEYS[c] not in taken]
+    items += [f"{HINT_KEY} hint"] if HINT_KEY not in taken else []
+    items += [": type", "? keys", f"{'ctrl+q' if QUIT_KEY in taken else 'q'} {leave}"]
     return "  ".join(items)
 
 
-def help_text(view: View) -> str:
+def help_text(view: View, leave: str = "quit") -> str:
     """Every key while playing, in words (what ``?`` shows)."""
     words = [
         "1-9, 0 or ←/→ pick a tile",
-        "a, b… or Tab then Enter place it",
+        "a, b… or Tab then Enter place it (while a tile is chosen, its letters come first)",
         *(f"{COMMAND_KEYS[c]} {c}" for c in commands(view)),
         "h hint",
         ": type a move",
         "shift+arrows pan",
         "Esc cancel",
-        "q quit",
+        f"q or ctrl+q {leave}",
     ]
     return "Keys: " + " · ".join(words)
 
@@ -307,12 +333,6 @@ def since_last_move(view: View) -> int:
         if hist[k].seat == view.seat:
             return k
     return 0
-
-
-def seat_name(names: Sequence[str], seat: int) -> str:
-    """``P1 greedy``: the seat number the log uses, and who sits there."""
-    name = names[seat] if seat < len(names) else ""
-    return f"P{seat} {name}".rstrip()
 
 
 # ---------------------------------------------------------------------- laying out text
@@ -459,9 +479,31 @@ def _prompt_atoms(frame: Frame) -> tuple[list[Atom], int | None]:
     return atoms, None
 
 
+def _ending_atoms(frame: Frame, end: Ending) -> list[Atom]:
+    """Once the hand is over: who won, the scores, and what Enter and q do (to click too)."""
+    view = frame.view
+    atoms: list[Atom] = [(headline(view, frame.names, end), TITLE, "", 0, 0)]
+    items = score_items(view, frame.names, end)
+    for k, item in enumerate(items):
+        atoms.append(
+            (item + (" ·" if 0 < k < len(items) - 1 else ""), "", "", 0, 2 if k == 0 else 1)
+        )
+    if end.again:
+        atoms.append((f"[Enter] {end.again}", LABEL, "ending", AGAIN, 3))
+    atoms.append((f"[{QUIT_KEY}] {end.leave}", LABEL, "ending", LEAVE, 3))
+    return atoms
+
+
 def _prompt_rows(frame: Frame, width: int) -> list[Row]:
     """The prompt wrapped to at most :data:`PROMPT_ROWS` rows (those with the focused choice
-    when there are more)."""
+    when there are more). Once the hand is over, how it ended, a message below it."""
+    if frame.ending is not None and frame.view.result is not None and not frame.hint:
+        said: list[Row] = []
+        if frame.message:
+            style = ERROR if frame.error else TITLE
+            said = _flow(_words(frame.message, style), width, indent=2)[: PROMPT_ROWS - 1]
+        ending = _flow(_ending_atoms(frame, frame.ending), width, indent=2)
+        return ending[: PROMPT_ROWS - len(said)] + said
     atoms, focus = _prompt_atoms(frame)
     rows = _flow(atoms, width, indent=2)
     if len(rows) <= PROMPT_ROWS:
@@ -583,14 +625,18 @@ def _put_side(
     c.put(x, y, "Moves", TITLE)
     fresh = sum(max(1, len(t.events)) for t in recent)
     newest = max(1, len(recent[-1].events)) if recent else 0
-    lines: list[tuple[str, str]] = []
-    for k, line in enumerate(log):
+    room = max(0, rows - 1)
+    shown: list[tuple[str, str]] = []
+    for k in range(len(log) - 1, -1, -1):  # the newest lines that show whole
         age = len(log) - k
         style = LAST if age <= newest else "" if age <= fresh else DIM
-        for part in _break(line, max(1, width - 1), "  "):
-            lines.append((part, style))
-    room = max(0, rows - 1)
-    for k, (part, style) in enumerate(lines[len(lines) - room :] if room else []):
+        parts = _break(log[k], max(1, width - 1), "  ")
+        if len(shown) + len(parts) > room:
+            if not shown:  # one line longer than the column: its start
+                shown = [(part, style) for part in parts[:room]]
+            break
+        shown[:0] = [(part, style) for part in parts]
+    for k, (part, style) in enumerate(shown):
         c.put(x, y + 1 + k, part, style)
 
 
@@ -603,16 +649,17 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
     wide = width >= WIDE
     main_w = width - SIDE - 1 if wide else width
     board = None
+    beside = False  # the log beside the board, the hand and the prompt across the whole width
     if isinstance(layout, BoardLayout):  # a board keeps its size: the log goes beside it
         board = _draw_middle(frame, main_w, height)
-        if not wide and width - board[0].width > 26:
-            wide, main_w = True, board[0].width
+        if width - board[0].width > 26:
+            wide, beside, main_w = True, True, board[0].width
     # the rows that are not the table's: the title, the seats, the hand, the prompt, the keys
     seats = wrap([*seat_items(view, frame.names, frame.totals), *frame.extra], width)
     seats = seats[:SEAT_ROWS]
     prompt = _prompt_rows(frame, width)
     keys = wrap(frame.keys.split("  "), width, sep="  ") if frame.keys else []
-    hand = _hand_rows(frame, main_w)
+    hand = _hand_rows(frame, width if beside else main_w)
     hand = hand[: max(1, height // 3)]
     parts: tuple[list[str] | list[Row], ...] = (seats, prompt, keys, hand)
     title = frame.title or view.game
@@ -691,7 +738,8 @@ def render_screen(frame: Frame, width: int, height: int) -> Drawn:
                 hits.append((box[0] + ox, top + box[1] + oy, box[2], box[3], "choice", k))
     hand_y = top + table_h + len(log) + (1 if more_y is not None else 0)
     if wide:
-        _put_side(c, frame.log, hist[start:], main_w + 1, top, width - main_w - 1, bottom - top)
+        rows = (hand_y if beside else bottom) - top
+        _put_side(c, frame.log, hist[start:], main_w + 1, top, width - main_w - 1, rows)
     else:
         _put_rows(c, log, 0, hand_y - len(log), hits)
     _put_hand(c, hand, frame, hand_y, hits)

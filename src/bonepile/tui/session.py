@@ -28,6 +28,7 @@ from bonepile.match_record import match_record_of, read_any, read_match
 from bonepile.seeds import random_seed, secret_seed
 from bonepile.state import State
 from bonepile.tiles import Tile
+from bonepile.tui.explain import Ending
 from bonepile.tui.screen import REPLAY_KEYS, Frame, log_lines
 from bonepile.view import View, view
 
@@ -156,6 +157,20 @@ class LocalGame:
             return None
         return self.match.totals
 
+    def ending(self) -> Ending:
+        """What the screen says once the hand is over: the match, its totals and winners,
+        and what Enter does (the next hand, a new deal, a new match)."""
+        m = self.match
+        again = "next hand" if not self.over else "new match" if self.whole_match else "play again"
+        return Ending(
+            match=self.whole_match,
+            match_over=self.whole_match and m.is_over,
+            winners=m.winners if self.whole_match else (),
+            totals=self.totals(),
+            target=m.target,
+            again=again,
+        )
+
     def title(self) -> str:
         """The game's title and, in a match, the hand number and the target."""
         title = self.match.game.title
@@ -193,6 +208,23 @@ class LocalGame:
     def next_hand(self) -> None:
         """Deal the next hand of a match."""
         self.match = self.match.next_hand()
+
+    def play_again(self) -> None:
+        """A new game (a new match, in a match) at the same seats, with the same options and
+        board, dealt from a seed that follows from this game's."""
+        m = self.match
+        seed = secret_seed(self.seed, "again")
+        board = getattr(m.current, "board", None)
+        self.match = new_match(m.game, m.players, options=m.options, seed=seed, board=board)
+        self.seed = seed
+
+    def deal_on(self) -> None:
+        """Once the hand is over: the next hand of the match, or a new game when there is
+        nothing more to play."""
+        if self.over:
+            self.play_again()
+        else:
+            self.next_hand()
 
     def close(self) -> None:
         """Stop any bot that runs a process."""
