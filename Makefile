@@ -158,7 +158,7 @@ bench-peers: bench-dominoes
 	$(CBIN)/python -m pip install --quiet open-spiel
 	$(CBIN)/python benchmarks/vs_openspiel.py --deals 300
 
-# the README's strength tables: every game's ladder built from its runs (saved, row by row, in
+# docs/strength.md's strength tables: every game's ladder built from its runs (saved, row by row, in
 # benchmarks/results/ladder.json), the ceiling (a search that sees every hand), OpenSpiel's ISMCTS
 # at equal simulations and equal time, the dominoes package (saved in
 # benchmarks/results/tables.json); 400 deals a row, one seed a table (long: hours on 2 cores;

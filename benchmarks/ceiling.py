@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oracle", type=int, default=0, help="its iterations (expert's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--markdown", action="store_true", help="print the README's table")
+    parser.add_argument("--markdown", action="store_true", help="print docs/strength.md's table")
     parser.add_argument("--check", type=int, default=0, help="also give the exact figures of "
                         "the first N deals (what check() must give again)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -180,7 +180,7 @@ def _jobs(args: argparse.Namespace, n: int, deals: int) -> tuple[list[str], list
 
 
 def markdown(report: dict[str, Any]) -> str:
-    """The README's table for one game."""
+    """docs/strength.md's table for one game."""
     from bonepile.games import get_game
 
     c = report["config"]

@@ -1,5 +1,5 @@
 """What the strength benchmarks share: a mean with its 95% interval over deals, and the report
-printed as JSON or as the README's markdown."""
+printed as JSON or as docs/strength.md's markdown."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ def interval(xs: list[float]) -> tuple[float, float, float]:
 
 
 def share_cell(mean: float, ci: list[float] | tuple[float, float]) -> str:
-    """A share of the hands with its 95% interval, as the README's tables give it."""
+    """A share of the hands with its 95% interval, as docs/strength.md's tables give it."""
     return f"{mean:.3f} ({ci[0]:.3f}–{ci[1]:.3f})"
 
 
 def points_cell(mean: float, ci: list[float] | tuple[float, float]) -> str:
-    """A points margin a hand with its 95% interval, as the README's tables give it."""
+    """A points margin a hand with its 95% interval, as docs/strength.md's tables give it."""
     return f"{mean:+.2f} ({ci[0]:+.2f} to {ci[1]:+.2f})"
 
 

@@ -1,19 +1,19 @@
-"""Every strength table of the README, in one command, at one seed.
+"""Every strength table of docs/strength.md, in one command, at one seed.
 
     python benchmarks/strength.py [--deals 400] [--seed N] [--workers 2]
                                   [--parts ladder,ceiling,openspiel,dominoes,learned]
                                   [--only block,draw] [--rungs ismcts:expert] [--markdown]
                                   [--learned "prior, equal time"]
                                   [--save FILE | --no-save]
-    python benchmarks/strength.py --table   # the README's tables from the saved rows
+    python benchmarks/strength.py --table   # docs/strength.md's tables from the saved rows
 
 * ``ladder``: for each game at its usual player count, on duplicate deals (``bonepile
-  arena``): each rung of the game's ladder (``hints.ladder``: ``random``, ``greedy`` and the
-  search levels that climb) against the one below, each row with the first agent's share of
-  the hands won and its points margin a hand, both with 95% intervals over deals, and whether
-  the share's interval lies above even. Each row is saved as it is done into
+  arena``): each rung of the game's ladder (``hints.ladder``: ``random``, ``casual``,
+  ``greedy`` and the search levels that climb) against the one below, each row with the
+  first agent's share of the hands won and its points margin a hand, both with 95% intervals
+  over deals, and whether the share's interval lies above even. Each row is saved as it is done into
   ``benchmarks/results/ladder.json`` (``--save``), with a check: the same run at a few deals,
-  which ``tests/test_strength_figures.py`` re-runs, as it checks that the README's table is
+  which ``tests/test_strength_figures.py`` re-runs, as it checks that docs/strength.md's table is
   the one ``--table`` draws from the saved rows;
 * ``ceiling``: ``benchmarks/ceiling.py`` for each game: each level and ``greedy`` against a
   field of ``greedy``, beside the same search on the true deal (the share of the gap closed);
@@ -30,13 +30,13 @@
 The reports of these parts are saved in ``benchmarks/results/tables.json``
 (``--save-tables``), each with its command and a check (the ceiling's and the learned rows'
 exact figures over their first deals, the peers' first hands as traces,
-``benchmarks/traces.py``) that ``tests/test_strength_tables.py`` replays; the README's tables
+``benchmarks/traces.py``) that ``tests/test_strength_tables.py`` replays; docs/strength.md's tables
 are drawn from it (``--table``).
 
 Every row plays ``--deals`` deals (400 by default; the learned rows their own, more where
 the difference is small), each part at its seed (``PART_SEEDS``, or
 ``--seed`` for all); the parts run one after the other, each part's rows printed as they
-finish (stderr) and in one JSON object, or with ``--markdown`` as the README's tables. The
+finish (stderr) and in one JSON object, or with ``--markdown`` as docs/strength.md's tables. The
 whole run takes hours on two cores.
 """
 
@@ -61,12 +61,12 @@ GAMES = ["block", "draw", "doubles", "super_dominoes", "double_double"]
 PARTS = ["ladder", "ceiling", "openspiel", "dominoes", "learned"]
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "ladder.json"
-"""The ladder's rows as last measured: the README's ladder table is drawn from this file, and
+"""The ladder's rows as last measured: docs/strength.md's ladder table is drawn from this file, and
 the test suite re-runs each row's check (``tests/test_strength_figures.py``)."""
 
 TABLES = HERE / "results" / "tables.json"
 """The ceiling's, OpenSpiel's and the dominoes package's reports as last measured, each with
-its command and check: the README's tables of those parts are drawn from this file, and the
+its command and check: docs/strength.md's tables of those parts are drawn from this file, and the
 test suite replays the checks (``tests/test_strength_tables.py``)."""
 PART_SEEDS = {"ladder": 1, "ceiling": 1, "openspiel": 11, "dominoes": 21, "learned": 51}
 """Each part's seed (one seed a table)."""
@@ -194,21 +194,31 @@ def climb(
     save: Path | None,
     levels: tuple[str, ...] = SEARCH_LADDER,
 ) -> list[dict[str, Any]]:
-    """Build ``game``'s ladder from the measurements: ``greedy`` against ``random``, then each
-    search level of ``levels`` (weakest first) against the top rung so far, kept as the next
-    rung if its share of the hands lies above even. Every run is a row (saved to ``save``);
-    the ladder found is printed (stderr), for ``hints.ladder``."""
-    rungs = ["random", "greedy"]
+    """Build ``game``'s ladder from the measurements: ``casual`` against ``random`` and
+    ``greedy`` against ``casual``, ``casual`` kept between them if both lie above even (else
+    ``greedy`` against ``random``); then each search level of ``levels`` (weakest first)
+    against the top rung so far, kept as the next rung if its share of the hands lies above
+    even. Every run is a row (saved to ``save``); the ladder found is printed (stderr), for
+    ``hints.ladder``."""
     rows: list[dict[str, Any]] = []
-    for first in ("greedy", *levels):
-        second = "random" if first == "greedy" else rungs[-1]
+
+    def beats(first: str, second: str) -> bool:
         rows.append(ladder_row(game, first, second, deals, seed, workers))
-        if first != "greedy" and rows[-1]["verdict"] == "better":
-            rungs.append(first)
         if save is not None:
             merge(save, rows[-1:])
         print(f"{game}: {first} vs {second}: {rows[-1]['win_share']} ({rows[-1]['verdict']})",
               file=sys.stderr)  # fmt: skip
+        return bool(rows[-1]["verdict"] == "better")
+
+    rungs = ["random"]
+    if beats("casual", "random") and beats("greedy", "casual"):
+        rungs.append("casual")
+    else:
+        beats("greedy", "random")
+    rungs.append("greedy")  # the anchor of the ratings, on every ladder
+    for first in levels:
+        if beats(first, rungs[-1]):
+            rungs.append(first)
     print(f"{game}: ladder {tuple(rungs)!r}", file=sys.stderr)
     return rows
 
@@ -231,7 +241,7 @@ def learned(
 
 
 def learned_markdown(rows: list[dict[str, Any]]) -> str:
-    """The README's table of the learned runs."""
+    """docs/strength.md's table of the learned runs."""
     out = [
         "| what | first vs second | deals | hands won by the first (95% interval) | "
         "its points margin a hand (95% interval) | ms a move, first / second |",
@@ -282,7 +292,7 @@ def merge(path: Path, new: list[dict[str, Any]]) -> None:
 
 
 def ladder_markdown(rows: list[dict[str, Any]]) -> str:
-    """The README's ladder table."""
+    """docs/strength.md's ladder table."""
     out = [
         "| game (players) | first vs second | hands won by the first (95% interval) | "
         "its points margin a hand (95% interval) | ms a move, first / second (one run) |",
@@ -290,7 +300,10 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     ]
     for r in rows:
         title = get_game(r["game"]).title
-        left = "" if (r["first"], r["second"]) in pairs(r["game"]) else " (left out)"
+        left = ""
+        if (r["first"], r["second"]) not in pairs(r["game"]):
+            on = {r["first"], r["second"]} <= set(get_game(r["game"]).hints.ladder)
+            left = " (not neighbouring rungs)" if on else " (left out)"
         out.append(
             f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | {_cells(r)} |"
         )
@@ -338,7 +351,7 @@ def save_table(path: Path, part: str, key: str, report: dict[str, Any]) -> None:
 
 
 def tables_markdown(saved: dict[str, dict[str, Any]]) -> str:
-    """The README's ceiling, OpenSpiel, dominoes and learned tables, from the saved reports,
+    """docs/strength.md's ceiling, OpenSpiel, dominoes and learned tables, from the saved reports,
     each under the command that measured it (the learned table under the seed's)."""
     sys.path.insert(0, str(HERE))
     import ceiling
@@ -396,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="every part's seed (by default each part's: "
                         "ladder and ceiling 1, openspiel 11, dominoes 21)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes")
-    parser.add_argument("--markdown", action="store_true", help="print the README's tables")
+    parser.add_argument("--markdown", action="store_true", help="print docs/strength.md's tables")
     parser.add_argument(
         "--save", type=Path, default=RESULTS,
         help="where the ladder's rows are saved, each as it is done "
@@ -423,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--table", action="store_true",
-        help="only print the README's tables from the saved rows and reports (runs nothing)",
+        help="only print docs/strength.md's tables from the saved rows and reports (runs nothing)",
     )  # fmt: skip
     parser.add_argument(
         "--levels", default=",".join(SEARCH_LADDER),
@@ -486,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown(out))
         return 0
     report = {
-        "benchmark": "the README's strength tables",
+        "benchmark": "docs/strength.md's strength tables",
         "config": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "bonepile": f"{bonepile.__version__}, {bonepile.build()}",
         "python": platform.python_version(),

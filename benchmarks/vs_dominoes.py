@@ -130,7 +130,7 @@ def play(deal: int, ours_even: bool, args: argparse.Namespace) -> dict[str, Any]
 
 
 def markdown(reports: list[dict[str, Any]]) -> str:
-    """The README's table: one row a report."""
+    """docs/strength.md's table: one row a report."""
     out = [
         "| the package's player | bonepile's agent | time a move (package / bonepile) | "
         "bonepile's share of the hands | bonepile's points a hand |",

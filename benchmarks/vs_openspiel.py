@@ -29,8 +29,8 @@ Like with like:
 * ``random`` and ``greedy`` rows calibrate: they show what a share means against this bot.
 
 Every deal is played twice, the seats swapped (duplicate deals). A move with one legal action
-costs nothing on either side and is not counted in the times. ``--markdown`` prints the README's
-table.
+costs nothing on either side and is not counted in the times. ``--markdown`` prints
+docs/strength.md's table.
 """
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ def row(spec: str, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
 
 
 def markdown(report: dict[str, Any]) -> str:
-    """The README's table."""
+    """docs/strength.md's table."""
     c = report["config"]
     budget = "equal time" if c["equal_time"] else "equal simulations"
     out = [
@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openspiel-c", type=float, default=2.0, help="OpenSpiel's uct_c")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--markdown", action="store_true", help="print the README's table")
+    parser.add_argument("--markdown", action="store_true", help="print docs/strength.md's table")
     parser.add_argument(
         "--traces", type=int, default=0,
         help="the first N deals of each row keep their hands' traces (not with --equal-time)",

@@ -763,7 +763,6 @@ SIMULATE_CASES: list[tuple[list[str], tuple[str, ...]]] = [
     (["block", "-n", "5"], ("5",)),
     (["block", "-n", "3", "-o", "teams=true"], ()),
     (["block", "-n", "x"], ()),
-    (["block"], ("--players",)),
     (["block", "-n", "2", "--games", "0"], ("--games",)),
     (["block", "-n", "2", "--games", "-3"], ("--games",)),
     (["block", "-n", "2", "--games", "x"], ("--games",)),
@@ -802,7 +801,6 @@ WATCH_CASES: list[tuple[list[str], tuple[str, ...]]] = [
     (["sd", "-n", "3", "-o", "novalue"], ()),
     (["block", "-n", "2", "--delay", "x"], ("--delay",)),
     (["block", "-n", "2", "--seed", "1.5"], ("--seed",)),
-    (["block"], ("--players",)),
     (["block", "-n", "2", "--record", "{directory}"], ()),
 ]
 

@@ -169,11 +169,11 @@ def test_simulate_records_that_cannot_be_written(tmp_path: Path) -> None:
     out = tmp_path / "recs"
     (out / "block-match-0-000000.json").mkdir(parents=True)
     bad(
-        run("simulate", "block", "-n", "2", "-k", "2", "--match", "--records", str(out)),
+        run("simulate", "block", "-n", "2", "-k", "2", "-s", "0", "--match", "--records", str(out)),
         "cannot write a record",
     )
     (out / "block-0-000000.json").mkdir()
     bad(
-        run("simulate", "block", "-n", "2", "-k", "2", "--records", str(out)),
+        run("simulate", "block", "-n", "2", "-k", "2", "-s", "0", "--records", str(out)),
         "cannot write a record",
     )

@@ -48,7 +48,7 @@ COMMANDS = [
 
 
 def test_the_docs_show_records_and_commands() -> None:
-    assert len(RECORDS) >= 2
+    assert len(RECORDS) >= 1  # docs/records.md's (the README's moved there)
     assert len(COMMANDS) >= 20
 
 

@@ -133,7 +133,7 @@ def test_a_known_seed_with_an_external_bot_is_warned_about() -> None:
     import sys
 
     bot = Path(__file__).parent / "bots" / "reply.py"
-    spec = "external:" + shlex.join([sys.executable, str(bot)])
+    spec = "external:" + shlex.join([sys.executable, str(bot), '{"action": "draw"}'])
     p = run("watch", "block", "-n", "2", "-s", "3", "-a", f"{spec},random")
     assert p.returncode == 0, p.stderr
     assert "warning" in p.stderr and "--seed 3" in p.stderr

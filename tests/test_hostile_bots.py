@@ -33,6 +33,7 @@ from bonepile.agents.external import (
     _LIVE,
     MAX_LINE,
     AgentForfeit,
+    BotStartError,
     ExternalAgent,
     check_command,
     close_all_bots,
@@ -382,6 +383,40 @@ def test_a_command_that_cannot_start_forfeits_with_a_safe_reason() -> None:
     agent = ExternalAgent(["/nonexistent/bot\n\x1b[2J" + "v" * 5000, "--flag"])
     forfeit, _ = forfeit_of(agent)
     assert forfeit.reason.startswith("cannot start '/nonexistent/bot\\n\\x1b[2J")
+    assert_safe(forfeit.reason)
+
+
+@pytest.mark.parametrize("when", ["start", "act"])
+def test_what_a_bot_writes_on_standard_error_is_quoted_short_and_printable(
+    tmp_path: Path, when: str
+) -> None:
+    """A bot's last words on standard error are quoted in why it lost, never raw: no escape
+    sequence or newline reaches the terminal, and a huge line is cut."""
+    script = tmp_path / "shouter.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import json, sys
+            for line in sys.stdin:
+                if json.loads(line)["type"] == {when!r}:
+                    sys.stderr.write("e" * 50_000 + "\\n")
+                    sys.stderr.write("\\x1b]0;pwned\\x07\\x1b[2J" + "e" * 300 + "\\n")
+                    sys.exit(1)
+                print(json.dumps({{"type": "ready"}}), flush=True)
+            """
+        )
+    )
+    agent = ExternalAgent([PY, str(script)])
+    if when == "start":
+        with pytest.raises(BotStartError) as info:
+            agent.check_start(view(get_game("block").new(2, seed=1), 0))
+        message = info.value.message("external:shouter.py")
+        assert message.isprintable() and len(message) < 500, message
+        assert "\\x1b]0;pwned" in message
+        return
+    forfeit, _ = forfeit_of(agent)
+    assert forfeit.reason.startswith("it exited with status 1; its standard error ended: ")
+    assert "\\x1b]0;pwned" in forfeit.reason
     assert_safe(forfeit.reason)
 
 

@@ -1,11 +1,11 @@
-"""The strength ladder: each game's ladder is what was measured, the README shows the measured
+"""The strength ladder: each game's ladder is what was measured, docs/strength.md shows the measured
 rows, and the code still plays the games those rows were measured on.
 
 The rows are ``benchmarks/results/ladder.json``, written by ``benchmarks/strength.py`` (``make
 strength``). Each row keeps a check: the same run (game, agents, seed) at a few deals, with the
 hands won and the points. The games of a seeded run are the same on every build, so a change to
 a bot or to the rules that changes its play changes the check, and this test asks for the row to
-be measured again before the README may quote it.
+be measured again before docs/strength.md may quote it.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 strength: Any = pytest.importorskip("strength")
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
 ROWS: list[dict[str, Any]] = strength.load()
 
 
 def test_the_readme_shows_the_saved_ladder() -> None:
     table = strength.ladder_markdown(ROWS)
-    assert table in README, "run `python benchmarks/strength.py --table` and paste it in"
+    assert table in PAGE, "run `python benchmarks/strength.py --table` and paste it in"
 
 
 @pytest.mark.parametrize("game", strength.GAMES)

@@ -1,4 +1,4 @@
-"""The README's tables against a ceiling, against peers (OpenSpiel's ISMCTS, the ``dominoes``
+"""docs/strength.md's tables against a ceiling, against peers (OpenSpiel's ISMCTS, the ``dominoes``
 package) and of the learned bot are the saved reports, and the code still plays the games they
 measured.
 
@@ -8,7 +8,7 @@ the exact figures of their first deals, which this test computes again. A peer r
 its first hands as traces (``benchmarks/traces.py``): the test plays each trace again without
 the peer, asking bonepile's agent at each of its turns, which must choose the move the trace
 holds. A change to the search or to the rules that changes how it plays those hands fails
-here, and the table must be measured again before the README may quote it.
+here, and the table must be measured again before docs/strength.md may quote it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ strength: Any = pytest.importorskip("strength")
 traces: Any = pytest.importorskip("traces")
 ceiling: Any = pytest.importorskip("ceiling")
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
 SAVED: dict[str, dict[str, Any]] = strength.load_tables()
 
 
@@ -97,7 +97,7 @@ def test_a_saved_learned_row_still_comes_out_of_the_code(
 def test_the_readme_shows_the_saved_tables() -> None:
     text = strength.tables_markdown(SAVED)
     for chunk in text.split("\n\n"):
-        assert chunk in README, f"`python benchmarks/strength.py --table` gives:\n{chunk}"
+        assert chunk in PAGE, f"`python benchmarks/strength.py --table` gives:\n{chunk}"
 
 
 @pytest.mark.parametrize("game", sorted(SAVED.get("ceiling", {})))

@@ -1,6 +1,12 @@
-"""The ``bonepile`` command (README.md, "The command line").
+"""The ``bonepile`` command (docs/cli.md).
 
-Every command rejects bad input with one line on standard error and exit status 2.
+Every command rejects bad input with one line on standard error and exit status 2, and so
+does one whose optional packages (an extra: ``pip install 'bonepile[server]'``) are missing.
+The same thing has the same option everywhere: ``--players/-n`` (the game's usual count by
+default), ``--seed/-s`` (a fresh random seed by default, printed so that the run can be
+repeated), ``--option/-o``, ``--board``, ``--agents/-a``, ``--games/-k``, ``--workers/-w``,
+``--json``, and ``--quiet/-q`` or ``--progress SECONDS`` for the progress a long run reports
+on standard error.
 """
 
 from __future__ import annotations
@@ -13,16 +19,20 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from click.shell_completion import CompletionItem
 
 from bonepile.cli_web import DATA_OPTION, DATABASE_OPTION, login, logout, reports
-from bonepile.errors import BonepileError, quoted
+from bonepile.errors import BonepileError, missing_extra, needs_extra, quoted
 from bonepile.games import Game, all_games, get_game
 from bonepile.options import parse_option_assignments
+
+if TYPE_CHECKING:
+    from bonepile.agents.external import AgentForfeit
 
 EXIT_BAD_INPUT = 2
 
@@ -40,6 +50,19 @@ def fail(message: str) -> NoReturn:
 def warn(message: str) -> None:
     """Print one warning line on standard error."""
     _say(f"bonepile: warning: {_one_line(message)}")
+
+
+@contextlib.contextmanager
+def needs(what: str, extra: str) -> Iterator[None]:
+    """Imports in the block come from ``extra``: one missing fails with the one line that
+    says what to install (``bonepile: error: bonepile serve needs the server extra (orjson
+    is missing): pip install 'bonepile[server]'``)."""
+    try:
+        yield
+    except ImportError as e:
+        if (e.name or "").partition(".")[0] == "bonepile":  # a module of ours: a bug
+            raise
+        fail(needs_extra(what, extra, e))
 
 
 def _one_line(message: str) -> str:
@@ -137,40 +160,115 @@ def _check_move_time(move_time: float) -> float:
     return move_time
 
 
-def game_setup(
-    seed_help: str, random_seed: bool = False
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The arguments every command that deals a game takes: GAME, players, seed, options.
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of GAME: the games' names and aliases."""
+    names = [name for g in all_games() for name in (g.name, *g.aliases)]
+    return [name for name in names if name.startswith(incomplete)]
 
-    With ``random_seed`` the seed defaults to a fresh random one (printed, to repeat the run).
-    """
+
+def _complete_file(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Shell completion of a file name (the shell lists the files)."""
+    return [CompletionItem(incomplete, type="file")]
+
+
+def game_argument(required: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """GAME, as every command that deals a game takes it (completed by the shell)."""
+    return click.argument("game", required=required, shell_complete=_complete_game)
+
+
+players_option = click.option(
+    "--players", "-n", type=int, help="Players [default: the game's usual count]."
+)
+"""``--players/-n``: optional everywhere, the game's usual count by default."""
+options_option = click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A variant option (repeatable; bonepile rules GAME lists them).",
+)
+"""``--option/-o NAME=VALUE``, repeatable."""
+board_option = click.option(
+    "--board",
+    metavar="NAME|FILE",
+    help="Board games: a shipped board (standard, small, tiny) or a board file.",
+)
+"""``--board``, for Double Double Dominoes."""
+
+
+def seed_option(
+    what: str, printed: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--seed/-s``: by default a fresh random seed, printed (unless not ``printed``), so
+    that the run can be repeated with ``--seed``."""
+    shown = ", printed" if printed else ""
+    return click.option(
+        "--seed",
+        "-s",
+        type=SEED,
+        metavar="SEED",
+        help=f"Seed of {what}, to repeat it [default: a random one{shown}].",
+    )
+
+
+def agents_options(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--agents/-a A,B,...`` and ``--agent AGENT`` (repeatable, for a command holding a
+    comma)."""
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
         f = click.option(
-            "--option",
-            "-o",
-            "options",
+            "--agent",
+            "agent_each",
             multiple=True,
-            metavar="NAME=VALUE",
-            help="A variant option (repeatable).",
+            metavar="AGENT",
+            help="One agent (repeatable, after any --agents; for an external command "
+            "holding a comma).",
         )(f)
-        f = click.option(
-            "--board",
-            metavar="NAME|FILE",
-            help="Board games: a shipped board (standard, small, tiny) or a board file.",
-        )(f)
-        if random_seed:
-            f = click.option(
-                "--seed", "-s", type=SEED, help=seed_help + " [default: a random one, printed]"
-            )(f)
-        else:
-            f = click.option(
-                "--seed", "-s", type=SEED, default=0, show_default=True, help=seed_help
-            )(f)
-        f = click.option("--players", "-n", type=int, required=True, help="Number of players.")(f)
-        return click.argument("game")(f)
+        return click.option("--agents", "-a", "agent_list", metavar="A,B,...", help=help)(f)
 
     return wrap
+
+
+def games_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--games/-k``: how many games (or deals) a run plays."""
+    return click.option(
+        "--games",
+        "-k",
+        type=click.IntRange(1, MAX_GAMES),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
+def progress_options(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--progress SECONDS`` and ``--quiet/-q`` (no progress): how a long run reports how far
+    it has got, on standard error (never standard output, which has the results)."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option(
+            "--quiet", "-q", is_flag=True, help="Report no progress (the same as --progress 0)."
+        )(f)
+        return click.option(
+            "--progress",
+            "progress_every",
+            type=click.FloatRange(0, 86400),
+            metavar="SECONDS",
+            help="Report how far the run has got, and the time left, on standard error every "
+            f"SECONDS (0: never) [default: {default}].",
+        )(f)
+
+    return wrap
+
+
+def _progress_every(progress_every: float | None, quiet: bool, default: float) -> float:
+    """The seconds between progress reports ``--progress`` and ``--quiet`` ask for."""
+    if quiet:
+        return 0.0
+    return default if progress_every is None else progress_every
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -193,11 +291,15 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     help="Show the version and the build that runs (compiled or pure Python), and exit.",
 )
 def cli() -> None:
-    """bonepile: play, study and automate domino games."""
+    """bonepile: play, study and automate domino games.
+
+    `bonepile COMMAND --help` tells more of each command; docs/cli.md has them all, and how
+    to have the shell complete commands, games and options.
+    """
 
 
-# ---------------------------------------------------------------------------------- rules
-@cli.command()
+# ---------------------------------------------------------------------------------- serve
+@cli.command(short_help="Run the web app (needs the server extra).")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -253,6 +355,7 @@ def cli() -> None:
 )
 @click.option(
     "--workers",
+    "-w",
     default=1,
     show_default=True,
     type=click.IntRange(1, 64),
@@ -286,8 +389,15 @@ def serve(
     background_priority: str,
     listen_fd: int | None,
 ) -> None:
-    """Run the web app: play in the browser, invite friends, watch and replay games."""
-    from bonepile.server.serve import serve as run
+    """Run the web app: play in the browser, invite friends, watch and replay games.
+
+    It needs the server extra: pip install 'bonepile[server]'.
+    """
+    with needs("bonepile serve", "server"):
+        import uvicorn  # noqa: F401  (serve imports these later: missing, said the same way)
+
+        import bonepile.server.web.app  # noqa: F401
+        from bonepile.server.serve import serve as run
 
     changes: dict[str, float] = {}
     for item in limits:
@@ -315,8 +425,9 @@ def serve(
     )
 
 
-@cli.command()
-@click.argument("game", required=False)
+# ---------------------------------------------------------------------------------- rules
+@cli.command(short_help="List the games, or how GAME is played and its options.")
+@game_argument(required=False)
 def rules(game: str | None) -> None:
     """List the games, or tell how GAME is played and print every option of it."""
     from bonepile import rulebook
@@ -355,7 +466,7 @@ def rules(game: str | None) -> None:
 
 
 # ---------------------------------------------------------------------------------- board
-@cli.command()
+@cli.command(short_help="Check and draw a Double Double Dominoes board.")
 @click.argument("board", default="standard")
 @click.option("--json", "as_json", is_flag=True, help="Print the board in its data format.")
 def board(board: str, as_json: bool) -> None:
@@ -397,10 +508,14 @@ def _load(path: str) -> Any:
     return load_any(path)
 
 
-@cli.command()
-@click.argument("record")
+@cli.command(short_help="Show the position a hand or match record reaches.")
+@click.argument("record", shell_complete=_complete_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the position summary as JSON.")
-@click.option("--step", is_flag=True, help="Step through it, forwards and back, in the terminal.")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Step through it, forwards and back, in the terminal (needs the tui extra).",
+)
 def replay(record: str, as_json: bool, step: bool) -> None:
     """Show the position RECORD reaches (a file, or - for standard input).
 
@@ -415,7 +530,7 @@ def replay(record: str, as_json: bool, step: bool) -> None:
         fail("--step reads a file, not standard input (the keys come from the terminal)")
     loaded = _load(record)
     if step:
-        _textual_or_fail()
+        _textual_or_fail("bonepile replay --step")
         from bonepile.tui.session import Replay
 
         _run_app(Replay(loaded), 0.0, None)
@@ -429,39 +544,33 @@ def replay(record: str, as_json: bool, step: bool) -> None:
 
 
 # ---------------------------------------------------------------------------------- play
-NO_TEXTUAL = "the terminal app needs Textual: pip install 'bonepile[tui]'"
-
-
-def _textual_or_fail() -> None:
-    """Fail with how to install Textual when it is missing."""
-    try:
+def _textual_or_fail(what: str = "bonepile play") -> None:
+    """Fail with how to install the tui extra when Textual is missing."""
+    with needs(what, "tui"):
         import textual  # noqa: F401
-    except ImportError:
-        fail(NO_TEXTUAL)
 
 
 MAX_PACE = 10.0
 """The longest ``play --pace``, in seconds."""
 
 
-@cli.command()
-@click.argument("game", required=False)
-@click.option("--players", "-n", type=int, help="Players (default: the game's usual count).")
+@cli.command(short_help="Play in the terminal: against bots, friends, on a server.")
+@game_argument(required=False)
+@players_option
+@options_option
+@board_option
+@seed_option("the deal", printed=False)
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 is P0).")
-@click.option(
-    "--agents",
-    "-a",
-    "agent_list",
-    metavar="A,B,...",
-    help="Who plays the other seats, in order, repeated round the table [default: ismcts]; "
-    "with --hot-seat, every seat in order, 'human' for a person.",
+@agents_options(
+    "Who plays the other seats, in order, repeated round the table [default: ismcts]; "
+    "with --hot-seat, every seat in order, 'human' for a person."
 )
 @click.option(
-    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
+    "--match",
+    "whole_match",
+    is_flag=True,
+    help="Play a whole match, hand after hand to the target_score.",
 )
-@click.option("--board", metavar="NAME|FILE", help="Board games: the board.")
-@click.option("--match", "whole_match", is_flag=True, help="Play a match to the target score.")
-@click.option("--seed", "-s", type=SEED, help="Seed of the deal [default: a random one].")
 @click.option("--hot-seat", is_flag=True, help="Friends at one keyboard, each hand hidden.")
 @click.option("--join", metavar="URL", help="Sit at (or watch) a table of the web server.")
 @click.option(
@@ -488,12 +597,13 @@ MAX_PACE = 10.0
 def play(
     game: str | None,
     players: int | None,
-    seat: int,
-    agent_list: str | None,
     options: tuple[str, ...],
     board: str | None,
-    whole_match: bool,
     seed: int | None,
+    seat: int,
+    agent_list: str | None,
+    agent_each: tuple[str, ...],
+    whole_match: bool,
     hot_seat: bool,
     join: str | None,
     pair: str | None,
@@ -503,8 +613,17 @@ def play(
     save_file: str | None,
 ) -> None:
     """Play GAME in the terminal against bots (or friends with --hot-seat, or at a table of
-    the web server with --join URL); --resume goes on with the game saved on quit."""
-    _textual_or_fail()
+    the web server with --join URL); --resume goes on with the game saved on quit.
+
+    It needs the tui extra: pip install 'bonepile[tui]'.
+    """
+    remote = " --join" if join is not None else " --pair" if pair is not None else ""
+    what = f"bonepile play{remote}"
+    _textual_or_fail(what)
+    if join is not None or pair is not None:
+        with needs(what, "tui"):  # the web server's tables are reached over websockets
+            import websockets.sync.client  # noqa: F401
+    from bonepile.arena import check_bots_start
     from bonepile.tui.session import LocalGame, default_save_path, seat_specs
 
     if not math.isfinite(pace) or not 0 <= pace <= MAX_PACE:
@@ -543,16 +662,20 @@ def play(
     if not 0 <= seat < n:
         fail(f"--seat must be from 0 to {n - 1}, got {seat}")
     names = None
-    if agent_list is not None:  # "human" marks a person's seat (with --hot-seat)
-        names = [a.strip() for a in agent_list.split(",")]
+    if agent_list is not None or agent_each:  # "human" marks a person's seat (--hot-seat)
+        names = [a.strip() for a in (agent_list.split(",") if agent_list is not None else [])]
         if not all(names):
-            fail(f"--agents {quoted(agent_list)}: an agent is empty")
+            fail(f"--agents {quoted(agent_list or '')}: an agent is empty")
+        names += [a.strip() for a in agent_each]
+        if not all(names):
+            fail("--agent: an empty agent name")
         for name in names:
             if name != "human":
                 _agents_of(name)
     specs = seat_specs(n, seat, names, hot_seat)
     if seed is not None:  # warns when a seed is given with an external bot at the table
         _run_seed(seed, specs)
+    check_bots_start(g.name, specs, n, values, board=chosen)  # before the app, not in it
     session = LocalGame.new(
         g.name,
         n,
@@ -592,8 +715,11 @@ PROGRESS_OTHER = 60.0
 """Seconds between two ``perft`` progress reports when standard error is not a terminal."""
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
-@click.argument("record")
+@cli.command(
+    context_settings={"ignore_unknown_options": True},
+    short_help="Count the action sequences DEPTH long from a record.",
+)
+@click.argument("record", shell_complete=_complete_file)
 @click.argument("depth", type=int)
 @click.option("--divide", is_flag=True, help="Print the count under each legal action first.")
 @click.option(
@@ -612,8 +738,14 @@ PROGRESS_OTHER = 60.0
     f"(0: never) [default: {PROGRESS_TERMINAL:g} on a terminal, updated in place; "
     f"{PROGRESS_OTHER:g} otherwise].",
 )
+@click.option("--quiet", "-q", is_flag=True, help="Report no progress (the same as --progress 0).")
 def perft(
-    record: str, depth: int, divide: bool, max_nodes: int, progress_every: float | None
+    record: str,
+    depth: int,
+    divide: bool,
+    max_nodes: int,
+    progress_every: float | None,
+    quiet: bool,
 ) -> None:
     """Count the action sequences of length DEPTH from the position after RECORD.
 
@@ -631,8 +763,8 @@ def perft(
         fail(f"DEPTH must be 0 or more, got {depth}")
     loaded = _load(record)
     state = loaded.current if isinstance(loaded, Match) else loaded
-    if progress_every is None:
-        progress_every = PROGRESS_TERMINAL if _is_terminal(sys.stderr) else PROGRESS_OTHER
+    default = PROGRESS_TERMINAL if _is_terminal(sys.stderr) else PROGRESS_OTHER
+    progress_every = _progress_every(progress_every, quiet, default)
     line = ProgressLine(sys.stderr, progress_every, max_nodes)
     try:
         if divide:
@@ -654,23 +786,25 @@ def perft(
 
 
 # ---------------------------------------------------------------------------------- simulate
-@cli.command()
-@game_setup("Seed of the run.")
-@click.option(
-    "--games",
-    "-k",
-    type=click.IntRange(1, MAX_GAMES),
-    default=100,
-    show_default=True,
-    help="Hands to play (matches with --match).",
-)
+PROGRESS_RUN = 10.0
+"""Seconds between two progress lines of ``simulate`` and ``arena`` when standard error is not
+a terminal (on one, a live bar)."""
+
+
+@cli.command(short_help="Summarise many seeded hands between random players.")
+@game_argument()
+@players_option
+@options_option
+@board_option
+@seed_option("the run")
+@games_option(100, "Hands to play (matches with --match).")
 @click.option(
     "--match",
     "matches",
     is_flag=True,
     help="Play whole matches, hand after hand to the target_score.",
 )
-@click.option("--records", type=click.Path(file_okay=False), help="Write every game here.")
+@click.option("--records", type=click.Path(file_okay=False), help="Keep every game here.")
 @click.option(
     "--workers",
     "-w",
@@ -679,27 +813,31 @@ def perft(
     show_default=True,
     help="Worker processes (at most one per game and two per core).",
 )
+@progress_options(f"{PROGRESS_RUN:g} off a terminal; a live bar on one")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(
     game: str,
-    players: int,
-    games: int,
-    seed: int,
+    players: int | None,
     options: tuple[str, ...],
     board: str | None,
+    seed: int | None,
+    games: int,
     matches: bool,
     records: str | None,
     workers: int,
+    progress_every: float | None,
+    quiet: bool,
     as_json: bool,
 ) -> None:
-    """Play seeded games between random players and summarise them."""
-    from rich.progress import Progress
-
+    """Play seeded games between random players and summarise them: wins by seat, how hands
+    end, moves and points per hand (with --match, match wins and hands per match too)."""
+    from bonepile.arena.progress import RunProgress
     from bonepile.simulate import simulate as run
     from bonepile.simulate import simulate_matches
 
     g, values = _game_and_options(game, options)
-    g.check_players(players, g.make_options(values))
+    n = players if players is not None else g.default_players
+    g.check_players(n, g.make_options(values))
     chosen = _board_of(g, board)
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
@@ -711,22 +849,21 @@ def simulate(
             Path(records).mkdir(parents=True, exist_ok=True)
         except OSError as e:
             fail(f"cannot create --records directory {records}: {e.strerror or e}")
+    seed = _run_seed(seed, [])
     started = time.perf_counter()
     unit = "matches" if matches else "hands"
-    with Progress(
-        transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
-    ) as bar:
-        task = bar.add_task(f"{g.name} x{games} {unit}", total=games)
+    every = _progress_every(progress_every, quiet, PROGRESS_RUN)
+    with RunProgress("simulate", games, unit, every=every) as progress:
         try:
             summary = (simulate_matches if matches else run)(
                 g.name,
-                players,
+                n,
                 games,
                 seed,
                 values,
                 records,
                 workers,
-                progress=lambda k: bar.advance(task, k),
+                progress=progress.advance,
                 board=None if chosen is None else chosen.to_json(),
             )
         except OSError as e:
@@ -740,7 +877,7 @@ def simulate(
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(
-        f"{g.title}: {games} {unit}, {players} players, seed {seed}"
+        f"{g.title}: {games} {unit}, {n} players, seed {seed}"
         + (f", options {values}" if values else "")
         + f" ({elapsed:.1f} s, {games / max(elapsed, 1e-9):.0f} {unit}/s)"
     )
@@ -803,19 +940,18 @@ def _workers_for(requested: int, tasks: int, unit: str) -> int:
     return used
 
 
-def _stderr_console() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
-
-
 # ---------------------------------------------------------------------------------- watch
 MAX_DELAY = 60.0
 """The longest ``watch --delay``, in seconds."""
 
 
-@cli.command()
-@game_setup("Seed of the game.", random_seed=True)
+@cli.command(short_help="Watch bots play a hand or a match, every move explained.")
+@game_argument()
+@players_option
+@options_option
+@board_option
+@seed_option("the game")
+@agents_options("Who plays, seat by seat, repeated round the table [default: random].")
 @click.option(
     "--delay", type=float, default=0.0, show_default=True, help="Seconds to pause after each move."
 )
@@ -831,28 +967,26 @@ MAX_DELAY = 60.0
     type=click.Path(dir_okay=False),
     help="Also write the game's record here (a match record with --match).",
 )
-@click.option(
-    "--agents",
-    "-a",
-    "agent_list",
-    metavar="A,B,...",
-    help="Who plays, seat by seat, repeated round the table (default: random).",
-)
 @_move_time_option
 def watch(
     game: str,
-    players: int,
-    seed: int | None,
+    players: int | None,
     options: tuple[str, ...],
     board: str | None,
+    seed: int | None,
+    agent_list: str | None,
+    agent_each: tuple[str, ...],
     delay: float,
     whole_match: bool,
     record_path: str | None,
-    agent_list: str | None,
     move_time: float,
 ) -> None:
     """Watch players (random ones unless --agents says otherwise) play one hand or a match,
-    every move's effects spelled out."""
+    every move's effects spelled out.
+
+    A bot that forfeits ends the game (the reason is printed); one that cannot start at all
+    is an error, with the last lines it wrote on its standard error.
+    """
     from bonepile.agents.base import play_hand, play_match
     from bonepile.agents.external import AgentForfeit
     from bonepile.agents.registry import make_agent
@@ -870,8 +1004,10 @@ def watch(
         if not parent.is_dir():
             fail(f"cannot write {record_path}: {parent} is not a directory")
         _check_writable(parent, f"--record {record_path}")
+    players = players if players is not None else g.default_players
     g.check_players(players, g.make_options(values))
-    names = _agents_of(agent_list) if agent_list is not None else ["random"]
+    given = agent_list is not None or agent_each
+    names = _agents_of(agent_list, agent_each) if given else ["random"]
     if len(names) > players:
         fail(f"{len(names)} agents do not fit {players} seats (--agents: one per seat at most)")
     seats = [names[s % len(names)] for s in range(players)]
@@ -915,7 +1051,7 @@ def watch(
         try:
             final_match = play_match(match, agents, on_step=show, on_hand=on_hand)
         except AgentForfeit as e:
-            click.echo(f"P{e.seat} ({seats[e.seat or 0]}) forfeits: {e.reason}")
+            _forfeited(e, seats)
             return
         finally:
             _close(agents)
@@ -932,7 +1068,7 @@ def watch(
     try:
         final = play_hand(state, agents, on_step=show)
     except AgentForfeit as e:
-        click.echo(f"P{e.seat} ({seats[e.seat or 0]}) forfeits: {e.reason}")
+        _forfeited(e, seats)
         return
     finally:
         _close(agents)
@@ -942,6 +1078,17 @@ def watch(
         from bonepile.record import save_record
 
         _write(lambda: save_record(final, record_path, headers=headers), record_path)
+
+
+def _forfeited(forfeit: AgentForfeit, seats: list[str]) -> None:
+    """Say that a watched game ended with a forfeit; a bot that could not start at all (a
+    :class:`~bonepile.agents.external.BotStartError`) is an error."""
+    from bonepile.agents.external import BotStartError
+
+    seat = forfeit.seat or 0
+    if isinstance(forfeit, BotStartError):
+        fail(forfeit.message(f"P{seat} ({quoted(seats[seat], 80)})"))
+    click.echo(f"P{seat} ({seats[seat]}) forfeits: {forfeit.reason}")
 
 
 def _close(agents: list[Any]) -> None:
@@ -975,74 +1122,63 @@ def _write(save: Callable[[], None], path: str) -> None:
 
 
 # ---------------------------------------------------------------------------------- arena
-@cli.command()
-@click.argument("game")
-@click.option(
-    "--agents",
-    "-a",
-    "agent_list",
-    metavar="A,B[,C...]",
-    help=(
-        "Agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
-        "external:COMMAND."
-    ),
+@cli.command(short_help="Pit agents against each other on duplicate deals.")
+@game_argument()
+@players_option
+@options_option
+@board_option
+@seed_option("the run")
+@agents_options(
+    "The agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
+    "external:COMMAND (docs/bots.md)."
 )
+@games_option(50, "Deals to play (each once per seating of the agents).")
 @click.option(
-    "--agent",
-    "agent_each",
-    multiple=True,
-    metavar="AGENT",
-    help="One agent (repeatable; for an external command holding a comma).",
+    "--match", "matches", is_flag=True, help="Play whole matches instead of single hands."
 )
-@click.option(
-    "--games",
-    "-k",
-    type=click.IntRange(1, MAX_GAMES),
-    default=50,
-    show_default=True,
-    help="Deals to play.",
-)
-@click.option("--seed", "-s", type=SEED, help="Seed of the run. [default: a random one, printed]")
-@click.option("--players", "-n", type=int, help="Players (default: the game's usual count).")
-@click.option(
-    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE", help="A variant option."
-)
-@click.option("--board", metavar="NAME|FILE", help="Board games: the board.")
-@click.option("--match", "matches", is_flag=True, help="Play matches instead of single hands.")
 @click.option(
     "--workers",
     "-w",
     type=click.IntRange(1, MAX_WORKERS),
-    help="Worker processes (default: every core; at most one per game and two per core).",
+    help="Worker processes [default: every core; at most one per game and two per core].",
 )
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Run on a Ray cluster (or local).")
-@click.option("--report", type=click.Path(file_okay=False), help="Write a report here.")
+@click.option(
+    "--report", type=click.Path(file_okay=False), help="Write a report (markdown, HTML) here."
+)
 @click.option("--records", type=click.Path(file_okay=False), help="Keep every game here.")
 @_move_time_option
+@progress_options(f"{PROGRESS_RUN:g} off a terminal; a live bar on one")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def arena(
     game: str,
-    agent_list: str | None,
-    agent_each: tuple[str, ...],
-    games: int,
-    seed: int | None,
     players: int | None,
     options: tuple[str, ...],
     board: str | None,
+    seed: int | None,
+    agent_list: str | None,
+    agent_each: tuple[str, ...],
+    games: int,
     matches: bool,
     workers: int | None,
     ray_address: str | None,
     report: str | None,
     records: str | None,
     move_time: float,
+    progress_every: float | None,
+    quiet: bool,
     as_json: bool,
 ) -> None:
     """Pit agents against each other on duplicate deals: every deal is played once per
     seating, so the luck of the deal cancels out. Prints win shares with 95% intervals, points
-    per game, points margins with 95% intervals, Elo ratings and time per move."""
-    from rich.progress import Progress
+    per game, points margins with 95% intervals, Elo ratings and time per move.
 
-    from bonepile.arena import check_setup, run_arena, seatings
+    How far the run has got goes to standard error (a live bar on a terminal, else a line
+    every 10 s; --progress, --quiet), the results to standard output. An external bot is
+    started once first: one that cannot start is an error, not a forfeit in every game.
+    """
+    from bonepile.arena import check_bots_start, check_setup, run_arena, seatings
+    from bonepile.arena.progress import RunProgress
     from bonepile.arena.report import table, write_report
 
     g, values = _game_and_options(game, options)
@@ -1058,14 +1194,16 @@ def arena(
         if folder is not None:
             _check_writable(Path(folder), option)
     seed = _run_seed(seed, agents)
-    total = games * len(seatings(len(agents), n))
+    per_deal = len(seatings(len(agents), n))
+    total = games * per_deal
+    unit = "matches" if matches else "hands"
     if workers is not None:
-        workers = _workers_for(workers, total, "matches" if matches else "hands")
+        workers = _workers_for(workers, total, unit)
+    check_bots_start(g.name, agents, n, values, board=chosen, move_time=move_time)
     started = time.perf_counter()
-    with Progress(
-        transient=True, disable=as_json or not sys.stderr.isatty(), console=_stderr_console()
-    ) as bar:
-        task = bar.add_task(f"{g.name}: {' vs '.join(agents)}", total=total)
+    every = _progress_every(progress_every, quiet, PROGRESS_RUN)
+    detail = f"({games:,} deals x {per_deal} seatings)"
+    with RunProgress("arena", total, unit, every=every, detail=detail) as progress:
         try:
             result = run_arena(
                 g.name,
@@ -1080,7 +1218,7 @@ def arena(
                 records=records,
                 board=None if chosen is None else chosen.to_json(),
                 move_time=move_time,
-                progress=lambda k: bar.advance(task, k),
+                progress=progress.advance,
             )
         except OSError as e:
             fail(f"cannot write a record: {e.strerror or e}")
@@ -1095,7 +1233,6 @@ def arena(
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:
-        unit = "matches" if matches else "hands"
         click.echo(
             f"{g.title}, {n} players: {result.deals} deals x {len(data['seatings'])} seatings = "
             f"{result.games} {unit}, seed {seed} ({elapsed:.1f} s)"
@@ -1191,10 +1328,17 @@ def main(argv: list[str] | None = None) -> None:
 
 def _invoke(argv: list[str] | None) -> Any:
     """Parse the arguments and run the command, every error left to :func:`main` (click's own
-    ``main`` would turn a closed output into exit status 1 and Ctrl-C into two lines)."""
+    ``main`` would turn a closed output into exit status 1 and Ctrl-C into two lines) but a
+    missing package of an extra, which says what to install."""
     args = sys.argv[1:] if argv is None else list(argv)
     with cli.make_context("bonepile", args) as ctx:
-        return cli.invoke(ctx)
+        try:
+            return cli.invoke(ctx)
+        except ImportError as e:  # an extra's package, imported deep in a command
+            extra = missing_extra(e)
+            if extra is None:
+                raise
+            fail(needs_extra(f"bonepile {ctx.invoked_subcommand or ''}".strip(), extra, e))
 
 
 def _is_terminal(stream: Any) -> bool:

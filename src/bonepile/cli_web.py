@@ -8,9 +8,8 @@ from typing import Any, NoReturn
 
 import click
 
-from bonepile.errors import BonepileError
+from bonepile.errors import BonepileError, needs_extra
 
-SERVER_EXTRA = "pip install 'bonepile[server]'"
 TELL_EVERY = 5.0
 """Seconds between two lines of ``play --pair``'s wait (a wider range is told at once)."""
 
@@ -21,7 +20,7 @@ def _fail(message: str) -> NoReturn:
     fail(message)
 
 
-@click.command()
+@click.command(short_help="Sign in to a bonepile web server's account.")
 @click.argument("server")
 @click.option("--name", help="The account's name [default: asked].")
 @click.option(
@@ -50,7 +49,7 @@ def login(server: str, name: str | None, password_stdin: bool) -> None:
     click.echo(f"Signed in to {server} as {got}.")
 
 
-@click.command()
+@click.command(short_help="Sign out of a bonepile web server's account.")
 @click.argument("server")
 def logout(server: str) -> None:
     """Sign out of the bonepile server at SERVER and forget the sign-in."""
@@ -82,13 +81,22 @@ DATABASE_OPTION = click.option(
 """``--database``, likewise."""
 
 
-@click.command()
+@click.command(short_help="List what players reported about others (operators).")
 @DATA_OPTION
 @DATABASE_OPTION
-@click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100_000),
+    default=50,
+    show_default=True,
+    help="The most reports to list (the newest).",
+)
 def reports(data: str, database: str | None, limit: int) -> None:
     """List the reports players made about others, newest first (for the site's operator):
-    when, who reported whom, the hand attached, and what they said."""
+    when, who reported whom, the hand attached, and what they said.
+
+    It reads the server's database: it needs the server extra, pip install 'bonepile[server]'.
+    """
     import datetime
     from pathlib import Path
 
@@ -97,7 +105,7 @@ def reports(data: str, database: str | None, limit: int) -> None:
         from bonepile.server.serve import database_url
         from bonepile.server.storage.store import Store, StoreError
     except ImportError as e:
-        _fail(f"reports need the server's packages ({e.name} is missing): {SERVER_EXTRA}")
+        _fail(needs_extra("bonepile reports", "server", e))
     url = database_url(Path(data).expanduser().resolve(), database)
     if database is None and not (Path(data).expanduser() / "bonepile.db").exists():
         _fail(f"there is no server database in {data} (give --data or --database)")

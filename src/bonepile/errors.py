@@ -46,6 +46,52 @@ def quoted(text: str, limit: int = 60) -> str:
     return "'" + "".join(body) + f"\u2026' ({len(text):,} characters)"
 
 
+EXTRAS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "fastapi",
+            "starlette",
+            "uvicorn",
+            "pydantic",
+            "pydantic_core",
+            "sqlalchemy",
+            "alembic",
+            "psycopg",
+            "itsdangerous",
+            "orjson",
+            "redis",
+            "argon2",
+            "openskill",
+        ),
+        "server",
+    ),
+    **dict.fromkeys(("textual", "websockets"), "tui"),
+    **dict.fromkeys(("numpy", "gymnasium", "pettingzoo"), "rl"),
+    **dict.fromkeys(("torch", "stable_baselines3", "sb3_contrib"), "train"),
+    "matplotlib": "report",
+    "ray": "ray",
+}
+"""The extra (``pip install 'bonepile[EXTRA]'``) that installs each package only some commands
+need, by the name it is imported as."""
+
+
+def missing_extra(error: ImportError) -> str | None:
+    """The extra that installs the package whose import failed with ``error``, or ``None``
+    (not a package of an extra: a bug, or a broken install)."""
+    name = getattr(error, "name", None)
+    if not isinstance(name, str):
+        return None
+    return EXTRAS.get(name.partition(".")[0])
+
+
+def needs_extra(what: str, extra: str, error: ImportError | None = None) -> str:
+    """The one-line message for ``what`` (a command, an option) missing ``extra``:
+    ``serve needs the server extra (orjson is missing): pip install 'bonepile[server]'``."""
+    name = getattr(error, "name", None)
+    missing = f" ({name.partition('.')[0]} is missing)" if isinstance(name, str) else ""
+    return f"{what} needs the {extra} extra{missing}: pip install 'bonepile[{extra}]'"
+
+
 class BonepileError(ValueError):
     """Base class of every error bonepile raises on bad input."""
 

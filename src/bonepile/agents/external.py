@@ -15,7 +15,11 @@ The view is the seat's :class:`~bonepile.view.View` as JSON, so a bot never rece
 information. A bot that crashes, exits, answers garbage (not UTF-8, not JSON, a line over
 :data:`MAX_LINE` bytes), answers an illegal action, stops reading its input or takes longer
 than its time limit **forfeits**: :class:`AgentForfeit` says who and why (on one short line),
-the process is stopped, and the next hand starts it afresh.
+the process is stopped, and the next hand starts it afresh. What a bot writes on its standard
+error is read as it comes and only its last lines are kept (:data:`STDERR_KEPT` bytes): a bot
+that exits has its last words quoted in the reason, and one that exits before it ever answered
+``start`` raises :class:`BotStartError`, which quotes them at more length
+(:meth:`ExternalAgent.check_start` makes sure of that before a run).
 
 A hostile bot cannot hurt the host: each bot runs in a session (process group) of its own,
 and stopping it ends the whole group, first with SIGTERM and then, after
@@ -36,9 +40,10 @@ import select
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from bonepile.actions import Action, parse_action
 from bonepile.errors import BonepileError, OptionError, quoted, shown
@@ -64,6 +69,16 @@ keep a well-behaved bot from reading its last messages for a while)."""
 KILL_GRACE = 0.5
 """Seconds between SIGTERM and SIGKILL when a bot's process group is ended."""
 
+STDERR_KEPT = 4096
+"""The most bytes of a bot's standard error kept (its last ones): a bot that writes endlessly
+there uses no more memory than that."""
+
+STDERR_LINES = 3
+"""The lines of a bot's standard error a :class:`BotStartError` quotes (its last ones)."""
+
+STDERR_WIDTH = 100
+"""The most characters quoted of each line of a bot's standard error (its start)."""
+
 _CHUNK = 1 << 16  # bytes read from a bot at a time
 _TICK = 0.05  # seconds between checks that the bot is still running, while waiting on it
 
@@ -78,6 +93,37 @@ class AgentForfeit(Exception):
         super().__init__(f"P{seat} forfeits: {reason}")
         self.seat = seat
         self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:  # it crosses from worker processes
+        return (type(self), (self.seat, self.reason))
+
+
+class BotStartError(AgentForfeit):
+    """A bot that failed before it ever answered ``start``: it cannot play at all (its
+    program exits at once, or answers its first ``start`` wrongly or not in time).
+
+    ``stderr`` holds the last :data:`STDERR_LINES` lines the bot wrote on its standard error
+    (each made printable and cut to :data:`STDERR_WIDTH` characters, joined by `` | ``; empty
+    if it wrote nothing there, ``None`` if its program never ran)."""
+
+    def __init__(self, seat: int | None, reason: str, stderr: str | None = None) -> None:
+        super().__init__(seat, reason)
+        self.stderr = stderr
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.seat, self.reason, self.stderr))
+
+    def message(self, name: str) -> str:
+        """One line saying that the bot ``name`` cannot start, why, and what it last wrote
+        on its standard error."""
+        if self.stderr is None:  # the program never ran: the reason says why
+            return f"{name}: {self.reason}"
+        said = (
+            f"its standard error ended: {self.stderr}"
+            if self.stderr
+            else "it wrote nothing on its standard error"
+        )
+        return f"{name} cannot start: {self.reason}; {said}"
 
 
 def check_command(command: Sequence[str]) -> None:
@@ -195,11 +241,59 @@ def _exit_reason(returncode: int) -> str:
     return f"it exited with status {returncode}"
 
 
+class _Tail:
+    """The last :data:`STDERR_KEPT` bytes a bot writes on its standard error, read by a thread
+    of its own as they come (so a bot that writes a lot there never blocks). The thread owns
+    the pipe and closes it at its end of file, once every process of the bot is gone."""
+
+    def __init__(self, pipe: IO[bytes]) -> None:
+        self._data = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(
+            target=self._drain, args=(pipe,), name="bonepile-bot-stderr", daemon=True
+        )
+        self._thread.start()
+
+    def _drain(self, pipe: IO[bytes]) -> None:
+        fd = pipe.fileno()
+        try:
+            while chunk := os.read(fd, _CHUNK):
+                with self._lock:
+                    self._data += chunk
+                    del self._data[:-STDERR_KEPT]
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+    def lines(self, count: int, wait: float = 0.0) -> list[str]:
+        """Its last ``count`` non-blank lines (spaces squeezed; not yet made printable),
+        waiting up to ``wait`` seconds for the end of what it wrote (the bot may have just
+        exited)."""
+        self._thread.join(wait)
+        with self._lock:
+            text = self._data.decode("utf-8", "replace")
+        found = [" ".join(line.split()) for line in text.splitlines()]
+        return [line for line in found if line][-count:]
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (no escape sequences)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text``, cut to at most ``limit`` characters (the start of a line says most)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 class ExternalAgent:
     """Plays through a child process speaking the bot protocol (see the module docstring).
 
     ``move_timeout`` and ``start_timeout`` are in seconds. The process starts when the bot
-    first plays, and :meth:`close` ends it (with everything it started).
+    first plays, and :meth:`close` ends it (with everything it started). Until the bot has
+    once answered ``start`` with ``ready``, a failure raises :class:`BotStartError`.
     """
 
     def __init__(
@@ -220,6 +314,9 @@ class ExternalAgent:
         self._buffer = bytearray()
         self._seat: int | None = None
         self._in_hand = False
+        self._tail: _Tail | None = None
+        self._starting = False
+        self._ever_ready = False
 
     # ----------------------------------------------------------------- the process
     def _spawn(self) -> subprocess.Popen[bytes]:
@@ -228,21 +325,20 @@ class ExternalAgent:
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,  # its own process group, ended as a whole
             )
         except (OSError, ValueError) as e:
             what = getattr(e, "strerror", None) or str(e)
-            raise AgentForfeit(
-                self._seat, f"cannot start {quoted(' '.join(self.command))}: {what}"
-            ) from None
+            self._fail(f"cannot start {quoted(' '.join(self.command))}: {what}")
         _LIVE[proc.pid] = proc
-        assert proc.stdin is not None and proc.stdout is not None
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         os.set_blocking(proc.stdin.fileno(), False)
         os.set_blocking(proc.stdout.fileno(), False)
         self._buffer = bytearray()
         self._proc = proc
+        self._tail = _Tail(proc.stderr)
         return proc
 
     def _gone(self, proc: subprocess.Popen[bytes]) -> str | None:
@@ -332,13 +428,27 @@ class ExternalAgent:
         return data
 
     def _fail(self, reason: str) -> NoReturn:
-        self._stop(polite=False)
+        """Stop the bot and forfeit: a :class:`BotStartError` if it never answered ``start``;
+        otherwise, when it had exited by itself, the reason quotes its last line of standard
+        error."""
+        proc, tail = self._proc, self._tail
+        exited = proc is not None and proc.poll() is not None
+        self._stop(polite=False)  # its whole group ended: its standard error comes to an end
+        if self._starting and not self._ever_ready:
+            said = None
+            if tail is not None:
+                lines = tail.lines(STDERR_LINES, wait=KILL_GRACE)
+                said = " | ".join(_cut(_printable(line), STDERR_WIDTH) for line in lines)
+            raise BotStartError(self._seat, reason, said)
+        if exited and tail is not None and (last := tail.lines(1, wait=KILL_GRACE)):
+            reason = f"{reason}; its standard error ended: {quoted(last[0], STDERR_WIDTH)}"
         raise AgentForfeit(self._seat, reason)
 
     def _stop(self, polite: bool) -> None:
         """End the bot's process group: with ``polite``, ``quit`` first and a moment to exit."""
         proc = self._proc
         self._proc = None
+        self._tail = None
         self._in_hand = False
         self._buffer = bytearray()
         if proc is None or proc.pid not in _LIVE:  # never started, or ended already
@@ -359,8 +469,24 @@ class ExternalAgent:
         self._stop(polite=True)
 
     # ----------------------------------------------------------------- the agent
+    def check_start(self, view: View) -> None:
+        """Start the bot as for the hand of ``view`` and stop it again (``start``, then
+        ``quit``): a check, before a run, that it can play at all. :class:`BotStartError`
+        (for a bot that never started before) says why not."""
+        try:
+            self.start(view)
+        finally:
+            self.close()
+
     def start(self, view: View) -> None:
         """Tell the bot a hand begins (sent before its first decision of every hand)."""
+        self._starting = True
+        try:
+            self._start(view)
+        finally:
+            self._starting = False
+
+    def _start(self, view: View) -> None:
         self._seat = view.seat
         message = {
             "type": "start",
@@ -383,6 +509,7 @@ class ExternalAgent:
         else:
             self.bot_name = None
         self._in_hand = True
+        self._ever_ready = True
 
     def act(self, view: View) -> Action:
         """The bot's answer to ``view`` (one of ``view.legal``), or :class:`AgentForfeit`."""
@@ -419,7 +546,11 @@ __all__ = [
     "MOVE_TIMEOUT",
     "PROTOCOL",
     "START_TIMEOUT",
+    "STDERR_KEPT",
+    "STDERR_LINES",
+    "STDERR_WIDTH",
     "AgentForfeit",
+    "BotStartError",
     "ExternalAgent",
     "check_command",
     "close_all_bots",

@@ -501,5 +501,5 @@ class ISMCTSAgent:
 
 
 def describe() -> dict[str, Any]:
-    """The levels and their budgets (for ``bonepile`` help texts and the README)."""
+    """The levels and their budgets (for ``bonepile`` help texts and the docs)."""
     return {"levels": dict(LEVELS), "default": DEFAULT_LEVEL}

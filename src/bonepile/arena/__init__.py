@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from bonepile.arena.play import GameOutcome, Job, Setup, play_job, schedule, seatings
-from bonepile.arena.runner import ArenaResult, check_setup, run_arena
+from bonepile.arena.runner import ArenaResult, check_bots_start, check_setup, run_arena
 from bonepile.arena.stats import AgentStats, summarize
 from bonepile.arena.tally import Tally
 
@@ -20,6 +20,7 @@ __all__ = [
     "Job",
     "Setup",
     "Tally",
+    "check_bots_start",
     "check_setup",
     "play_job",
     "run_arena",

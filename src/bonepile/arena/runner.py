@@ -17,13 +17,15 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bonepile.agents.external import BotStartError, ExternalAgent
 from bonepile.agents.registry import agent_name, make_agent
 from bonepile.arena.play import GameOutcome, Job, Setup, play_job, schedule, seatings
 from bonepile.arena.stats import AgentStats, agent_stats
 from bonepile.arena.tally import Tally
-from bonepile.errors import OptionError, quoted
+from bonepile.errors import OptionError, needs_extra, quoted
 from bonepile.files import write_text_atomic
 from bonepile.games import get_game
+from bonepile.view import view
 from bonepile.workers import chunked, run_streamed, worker_count
 
 
@@ -105,6 +107,35 @@ def check_setup(
     for spec in agents:
         make_agent(spec)  # a bad name fails here, once, with one line
     return g.name, n, opts
+
+
+def check_bots_start(
+    game: str,
+    agents: Sequence[str],
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    board: Any = None,
+    move_time: float | None = None,
+) -> None:
+    """Start every external bot among ``agents`` once, as for a hand of ``game``, and stop it
+    again (``start``, then ``quit``; other agents are left alone). ``OptionError`` (one line)
+    for the first that cannot: why (``it exited with status 1``) and the last lines it wrote
+    on its standard error. Run before a run, so that a bot that cannot start is an error
+    rather than a forfeit in every game."""
+    g = get_game(game)
+    state = None
+    for spec in dict.fromkeys(agents):
+        if spec.strip().partition(":")[0].lower() != "external":
+            continue
+        agent = make_agent(spec, move_time=move_time)
+        assert isinstance(agent, ExternalAgent)
+        if state is None:  # any deal: the start message holds none of it
+            state = g.new(players, options=dict(options or {}), seed=0, board=board)
+        try:
+            agent.check_start(view(state, 0))
+        except BotStartError as e:
+            raise OptionError(e.message(quoted(spec.strip(), 80))) from None
 
 
 def run_arena(
@@ -227,8 +258,8 @@ def _on_ray(setup: Setup, jobs: Iterator[Job], address: str) -> Generator[GameOu
     A cluster address that does not answer fails at once, before Ray is started."""
     try:
         import ray
-    except ImportError:
-        raise OptionError("--ray needs the ray package: pip install 'bonepile[ray]'") from None
+    except ImportError as e:
+        raise OptionError(needs_extra("--ray", "ray", e)) from None
     if address not in ("local", "auto"):
         _reachable(address.removeprefix("ray://"))
     started = False
