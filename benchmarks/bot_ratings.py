@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from bonepile.games import get_game
-from bonepile.server.players.bot_ratings import ANCHOR, FILE, from_ladder
+from bonepile.server.players.bot_ratings import ANCHOR, FILE, BotRating, from_ladder
 from bonepile.server.tables.catalogue import BOT_NAMES
 
 HERE = Path(__file__).resolve().parent
@@ -46,8 +46,9 @@ def markdown(data: dict[str, object]) -> str:
         title = get_game(game).title
         bots = entry["bots"]
         for k, (spec, b) in enumerate(bots.items(), 1):
-            if b["bound"] == "below":
-                value, span = f"below {b['rating']:,.0f}", "(never won a hand against the next)"
+            if b["bound"] == "below":  # as the app shows it
+                shown = BotRating(spec, entry["players"], b["rating"], b["low"], b["high"], "below")
+                value, span = shown.text, "(never won a hand against the next)"
             elif spec == ANCHOR:
                 value, span = f"{b['rating']:,.0f}", "(set here)"
             else:

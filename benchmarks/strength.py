@@ -11,10 +11,11 @@
   arena``): each rung of the game's ladder (``hints.ladder``: ``random``, ``casual``,
   ``greedy`` and the search levels that climb) against the one below, each row with the
   first agent's share of the hands won and its points margin a hand, both with 95% intervals
-  over deals, and whether the share's interval lies above even. Each row is saved as it is done into
+  over deals, and whether the share's interval lies above even (the ``casual`` rungs on
+  2,000 deals at least, :data:`LADDER_DEALS`). Each row is saved as it is done into
   ``benchmarks/results/ladder.json`` (``--save``), with a check: the same run at a few deals,
-  which ``tests/test_strength_figures.py`` re-runs, as it checks that docs/strength.md's table is
-  the one ``--table`` draws from the saved rows;
+  which ``tests/test_strength_figures.py`` re-runs, as it checks that docs/strength.md's table
+  is the one ``--table`` draws from the saved rows;
 * ``ceiling``: ``benchmarks/ceiling.py`` for each game: each level and ``greedy`` against a
   field of ``greedy``, beside the same search on the true deal (the share of the gap closed);
 * ``openspiel``: ``benchmarks/vs_openspiel.py`` (two-player block): hard's budget (with and
@@ -33,11 +34,11 @@ exact figures over their first deals, the peers' first hands as traces,
 ``benchmarks/traces.py``) that ``tests/test_strength_tables.py`` replays; docs/strength.md's tables
 are drawn from it (``--table``).
 
-Every row plays ``--deals`` deals (400 by default; the learned rows their own, more where
-the difference is small), each part at its seed (``PART_SEEDS``, or
-``--seed`` for all); the parts run one after the other, each part's rows printed as they
-finish (stderr) and in one JSON object, or with ``--markdown`` as docs/strength.md's tables. The
-whole run takes hours on two cores.
+Every row plays ``--deals`` deals (400 by default; the learned rows their own and the
+``casual`` rungs at least 2,000, more where the difference is small), each part at its seed
+(``PART_SEEDS``, or ``--seed`` for all); the parts run one after the other, each part's rows
+printed as they finish (stderr) and in one JSON object, or with ``--markdown`` as
+docs/strength.md's tables. The whole run takes hours on two cores.
 """
 
 from __future__ import annotations
@@ -102,6 +103,11 @@ CEILING_CHECK = {"block": 4, "draw": 4, "doubles": 4, "super_dominoes": 1, "doub
 TRACED_DEALS = 2
 """Deals of each peer run kept as traces."""
 
+LADDER_DEALS = {"casual": 2000}
+"""The least deals of a ladder row with one of these agents in it, whatever ``--deals`` says:
+``casual``'s two rungs are each about half of the step from ``random`` to ``greedy``, too
+small for 400 deals to decide (docs/strength-notes.md section 9)."""
+
 CHECK_DEALS = {"block": 8, "draw": 6, "doubles": 6, "super_dominoes": 1, "double_double": 1}
 """Deals of each row's check: the same run at this size, whose exact figures a re-run must
 give again (the same code, seed and agents give the same games on any build)."""
@@ -112,6 +118,12 @@ def pairs(game: str) -> list[tuple[str, str]]:
     one below, from the bottom up."""
     rungs = get_game(game).hints.ladder
     return [(rungs[k + 1], rungs[k]) for k in range(len(rungs) - 1)]
+
+
+def row_deals(first: str, second: str, deals: int) -> int:
+    """The deals of the ladder row of ``first`` against ``second``: ``deals``, or more where
+    :data:`LADDER_DEALS` asks for more."""
+    return max(deals, LADDER_DEALS.get(first, 0), LADDER_DEALS.get(second, 0))
 
 
 def check(game: str, first: str, second: str, seed: int, deals: int) -> dict[str, Any]:
@@ -179,7 +191,8 @@ def ladder(
     for first, second in pairs(game):
         if rungs and first not in rungs:
             continue
-        rows.append(ladder_row(game, first, second, deals, seed, workers))
+        rows.append(ladder_row(game, first, second, row_deals(first, second, deals), seed,
+                               workers))  # fmt: skip
         print(f"{game}: {first} vs {second}: {rows[-1]['win_share']}", file=sys.stderr)
         if save is not None:
             merge(save, [rows[-1]])
@@ -203,7 +216,8 @@ def climb(
     rows: list[dict[str, Any]] = []
 
     def beats(first: str, second: str) -> bool:
-        rows.append(ladder_row(game, first, second, deals, seed, workers))
+        rows.append(ladder_row(game, first, second, row_deals(first, second, deals), seed,
+                               workers))  # fmt: skip
         if save is not None:
             merge(save, rows[-1:])
         print(f"{game}: {first} vs {second}: {rows[-1]['win_share']} ({rows[-1]['verdict']})",
@@ -294,9 +308,9 @@ def merge(path: Path, new: list[dict[str, Any]]) -> None:
 def ladder_markdown(rows: list[dict[str, Any]]) -> str:
     """docs/strength.md's ladder table."""
     out = [
-        "| game (players) | first vs second | hands won by the first (95% interval) | "
+        "| game (players) | first vs second | deals | hands won by the first (95% interval) | "
         "its points margin a hand (95% interval) | ms a move, first / second (one run) |",
-        "|---|---|---|---|---|",
+        "|---|---|---|---|---|---|",
     ]
     for r in rows:
         title = get_game(r["game"]).title
@@ -305,7 +319,8 @@ def ladder_markdown(rows: list[dict[str, Any]]) -> str:
             on = {r["first"], r["second"]} <= set(get_game(r["game"]).hints.ladder)
             left = " (not neighbouring rungs)" if on else " (left out)"
         out.append(
-            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} | {_cells(r)} |"
+            f"| {title} ({r['players']}) | `{r['first']}` vs `{r['second']}`{left} "
+            f"| {r['deals']:,} | {_cells(r)} |"
         )
     return "\n".join(out)
 

@@ -125,12 +125,12 @@ def test_the_app_shows_each_level_with_its_rating(tmp_path: Path) -> None:
         block = {b["spec"]: b for b in games["block"]["bots"]}
         hard = bot_ratings()["block"]["ismcts:hard"]
         assert block["ismcts:hard"]["rated_label"] == (
-            f"Search bot, hard (level 3 of 4, {hard.text})"
+            f"Search bot, hard (level 4 of 5, {hard.text})"
         )
         assert hard.text.startswith("about ") and block["ismcts:hard"]["rating"]["players"] == 2
         board = client.get("/api/leaderboard/block?players=2").json()
         specs = [b["spec"] for b in board["bots"]]
-        assert specs == ["ismcts:expert", "ismcts:hard", "greedy", "random"]
+        assert specs == ["ismcts:expert", "ismcts:hard", "greedy", "casual", "random"]
         assert board["bots_players"] == 2
         four = client.get("/api/leaderboard/block?players=4").json()
         assert four["bots"] == [] and four["bots_players"] == 2  # measured at two players

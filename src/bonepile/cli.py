@@ -1129,7 +1129,7 @@ def _write(save: Callable[[], None], path: str) -> None:
 @board_option
 @seed_option("the run")
 @agents_options(
-    "The agents, comma-separated: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
+    "The agents, comma-separated: random, casual, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
     "external:COMMAND (docs/bots.md)."
 )
 @games_option(50, "Deals to play (each once per seating of the agents).")

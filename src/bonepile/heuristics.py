@@ -349,9 +349,12 @@ class PlayHints:
     hand, or ``"points"``, the points margin: see ``bonepile.agents.ismcts.OBJECTIVES``).
     ``guided_levels``: the search levels whose root the greedy player's choice guides
     (``prior=greedy``) unless another prior is given: where a small budget alone cannot tell
-    the good moves apart. ``ladder``: the bots a player is offered, weakest first, each
-    measured to beat the one below at the game's usual player count (400 duplicate deals at
-    one seed, the share of the hands won with its 95% interval above even:
+    the good moves apart. ``casual_temperature``: how far the casual bot
+    (:mod:`bonepile.agents.casual`) strays from the greedy scores, in their units (it weighs
+    each action by ``exp(score / T)``), set per game so that it sits between ``random`` and
+    ``greedy``. ``ladder``: the bots a player is offered, weakest first, each measured to beat
+    the one below at the game's usual player count (400 duplicate deals or more at one seed,
+    the share of the hands won with its 95% interval above even:
     ``benchmarks/results/ladder.json``); a level that did not beat the rung below is left out.
     """
 
@@ -366,6 +369,7 @@ class PlayHints:
     points_scale: float = 20.0
     objective: str = "win"
     guided_levels: tuple[str, ...] = ()
+    casual_temperature: float = 4.0
     ladder: tuple[str, ...] = ("random", "greedy")
 
 
@@ -377,19 +381,20 @@ LINE_HINTS = PlayHints(
     rollout=heavy_move,
     model=line_loglik,
     objective="points",
-    ladder=("random", "greedy", "ismcts:hard", "ismcts:expert"),
+    ladder=("random", "casual", "greedy", "ismcts:hard", "ismcts:expert"),
 )
 """Block's: the search plays for the points margin (``hard`` playing for points won more
 points than ``hard`` playing for the hand, +1.20 and +0.58 a hand at two seeds, and as many or
 more hands, 0.544 and 0.510); ``easy`` (15 iterations)
 lost to ``greedy`` and ``medium`` (60) was level with it, so block's ladder goes from
-``greedy`` to ``hard``."""
+``greedy`` to ``hard``. Below ``greedy``, ``casual`` at the default temperature (4, and draw's
+too): about halfway to ``random`` in the share of the hands (docs/strength-notes.md section 9)."""
 DRAW_HINTS = replace(
     LINE_HINTS,
     expert_pool=250,
     expert_belief=0,
     objective="win",
-    ladder=("random", "greedy", *SEARCH_LADDER),
+    ladder=("random", "casual", "greedy", *SEARCH_LADDER),
 )
 """Draw's: as block's, but its expert samples 250 worlds a decision and weighs them alike (the
 boneyard's order is hidden too; weighing by the others' moves gained nothing there), and the
@@ -400,22 +405,25 @@ SUPER_HINTS = PlayHints(
     pool=24,
     expert_pool=96,
     points_scale=60.0,
-    ladder=("random", "greedy", "ismcts:hard", "ismcts:expert"),
+    casual_temperature=6.0,
+    ladder=("random", "casual", "greedy", "ismcts:hard", "ismcts:expert"),
 )
 """Super Dominoes': ``easy`` loses to ``greedy`` and ``medium`` is level with it; ``hard`` beats
 it; ``expert`` samples 96 worlds a decision (with hard's 24 it won more hands than ``hard`` but
 not clearly, 0.524, 0.491-0.558 over 400 deals; with 96, 0.554, 0.520-0.588, and +9.53 points a
-hand)."""
+hand). ``casual`` at temperature 6, halfway between ``random`` and ``greedy``."""
 DOUBLES_HINTS = PlayHints(
     greedy=doubles_scorer,
     rollout=doubles_move,
     objective="points",
-    ladder=("random", "greedy", "ismcts:hard"),
+    casual_temperature=7.0,
+    ladder=("random", "casual", "greedy", "ismcts:hard"),
 )
 """Doubles': the search plays for the points margin (playing for the hand it won as many hands
 against ``greedy`` and lost points to it; for points it wins both, and level in hands with the
 search that plays for the hand, +1.22 points a hand); ``easy`` and ``medium`` were no better
-than ``greedy``; ``hard`` beats it."""
+than ``greedy``; ``hard`` beats it. ``casual`` at temperature 7, halfway between ``random``
+and ``greedy``."""
 BOARD_HINTS = PlayHints(
     greedy=board_scorer,
     pool=12,
@@ -424,10 +432,14 @@ BOARD_HINTS = PlayHints(
     candidates=board_candidates,
     objective="points",
     guided_levels=("easy", "medium"),
-    ladder=("random", "greedy", "ismcts:medium", "ismcts:hard", "ismcts:expert"),
+    casual_temperature=1.0,
+    ladder=("random", "casual", "greedy", "ismcts:medium", "ismcts:hard", "ismcts:expert"),
 )
 """Double Double Dominoes': the search plays for the points margin (``hard`` playing for points
 won as many games as ``hard`` playing for the game, 0.521, and +4.73 points a game); unguided,
 ``easy`` (15 iterations) and ``medium`` (60) lost to ``greedy`` (0.164 and 0.481), so both start
 from the greedy player's choice (guided, ``medium`` beat ``greedy``, 0.590 and +4.29 points a
-game, and ``easy`` was level with it, 0.526)."""
+game, and ``easy`` was level with it, 0.526). ``casual`` at temperature 1 (a move a point
+worse is played a third as often as the best): ``random`` never wins here, so ``casual`` is
+placed by its distance below ``greedy``, which wins about 0.8 of the games against it (0.97
+at temperature 2)."""

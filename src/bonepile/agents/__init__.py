@@ -2,7 +2,8 @@
 
 An agent is any object with ``act(view) -> Action`` (see :class:`Agent`). The runners build the
 views with :func:`bonepile.view.view`, so an agent can never reach hidden tiles. The agents that
-ship: :class:`RandomAgent`, :class:`GreedyAgent`, :class:`ISMCTSAgent` (search over worlds
+ship: :class:`RandomAgent`, :class:`CasualAgent` (a person learning the game),
+:class:`GreedyAgent`, :class:`ISMCTSAgent` (search over worlds
 sampled by :class:`Sampler`) and :class:`ExternalAgent` (a program speaking the bot protocol);
 :func:`make_agent` builds them from names such as ``ismcts:hard``.
 """
@@ -10,6 +11,7 @@ sampled by :class:`Sampler`) and :class:`ExternalAgent` (a program speaking the 
 from __future__ import annotations
 
 from bonepile.agents.base import Agent, RandomAgent, play_hand, play_match
+from bonepile.agents.casual import CasualAgent
 from bonepile.agents.external import AgentForfeit, ExternalAgent
 from bonepile.agents.greedy import GreedyAgent
 from bonepile.agents.ismcts import LEVELS, ISMCTSAgent
@@ -20,6 +22,7 @@ __all__ = [
     "LEVELS",
     "Agent",
     "AgentForfeit",
+    "CasualAgent",
     "ExternalAgent",
     "GreedyAgent",
     "ISMCTSAgent",

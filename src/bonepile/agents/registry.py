@@ -1,6 +1,7 @@
 """Agents by name, as the command line and the arena write them.
 
-* ``random`` and ``greedy``;
+* ``random``, ``casual`` (the game's greedy scores softened: a person learning the game,
+  :mod:`bonepile.agents.casual`) and ``greedy``;
 * ``ismcts`` (the default level, ``hard``), ``ismcts:easy`` / ``medium`` / ``hard`` /
   ``expert``, ``ismcts:500`` (iterations per move) or ``ismcts:2s`` (seconds per move), each
   optionally followed by search options: ``:belief=N`` (weigh the sampled worlds by the
@@ -30,11 +31,12 @@ import shlex
 from typing import Any
 
 from bonepile.agents.base import Agent, RandomAgent
+from bonepile.agents.casual import CasualAgent
 from bonepile.agents.greedy import GreedyAgent, greedy_prior
 from bonepile.agents.ismcts import LEVELS, MAX_BELIEF, OBJECTIVES, ROLLOUTS, ISMCTSAgent
 from bonepile.errors import OptionError, quoted, shown
 
-NAMES = ("random", "greedy", "ismcts", "policy", "external")
+NAMES = ("random", "casual", "greedy", "ismcts", "policy", "external")
 """The kinds of agent :func:`make_agent` builds."""
 
 _NUMBER = re.compile(r"^\d{1,9}(?:\.\d{1,9})?$", re.ASCII)
@@ -82,12 +84,14 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         )
     if not isinstance(spec, str) or not spec.strip():
         raise OptionError(
-            f"an agent is a name like random, greedy or ismcts:hard, got {quoted(spec)}"
+            f"an agent is a name like random, casual, greedy or ismcts:hard, got {quoted(spec)}"
         )
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "random" and not arg:
         return RandomAgent(seed)
+    if kind == "casual" and not arg:
+        return CasualAgent(seed)
     if kind == "greedy" and not arg:
         return GreedyAgent(seed)
     if kind == "ismcts":
@@ -145,7 +149,8 @@ def make_agent(spec: str, seed: int = 0, *, move_time: float | None = None) -> A
         )
     raise OptionError(
         f"unknown agent {quoted(spec)} "
-        "(agents: random, greedy, ismcts[:level|:N|:Ns], policy:FILE, external:COMMAND)"
+        "(agents: random, casual, greedy, ismcts[:level|:N|:Ns], policy:FILE, "
+        "external:COMMAND)"
     )
 
 

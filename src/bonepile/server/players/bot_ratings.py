@@ -6,8 +6,8 @@ it wins, over 400 duplicate deals at the game's usual number of players:
 ``p`` at ``n`` players is a rating gap of ``BETA * sqrt(n) * ln(p / (1 - p))``
 (:func:`~bonepile.server.players.scale.gap`), so the rungs' gaps add up to one ladder of
 ratings. The measurements say how far apart the bots are, not where people stand beside them;
-the ladder is placed by a stated convention: the ``greedy`` bot, which plays as a casual player
-does (its heaviest tile that fits), sits at 1500, where every person starts.
+the ladder is placed by a stated convention: the ``greedy`` bot, which plays sensible dominoes
+without looking ahead, sits at 1500, where every person starts.
 
 A rung that won every deal against the one below gives only a bound: by the rule of three, it
 loses at most ``3 / deals`` of them (95%), so the rung below is *below* a rating, not at one.
@@ -51,9 +51,10 @@ class BotRating:
 
     @property
     def text(self) -> str:
-        """As the app shows it: ``about 1,540``, or ``below 300`` for a bound."""
-        if self.bound == "below":
-            return f"below {math.ceil(self.rating / 10) * 10:,.0f}"
+        """As the app shows it: ``about 1,540``, or ``below 300`` for a bound (to the hundred
+        above it)."""
+        if self.bound == "below":  # (a bound below 100 reads as 100: a rating is not negative)
+            return f"below {max(100, math.ceil(self.rating / 100) * 100):,.0f}"
         if self.bound == "above":
             return f"above {math.floor(self.rating / 10) * 10:,.0f}"
         return f"about {round(self.rating, -1):,.0f}"

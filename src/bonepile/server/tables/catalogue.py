@@ -17,6 +17,7 @@ from bonepile.server.tables.seats import RoomError
 
 BOT_NAMES = {
     "random": "Random bot",
+    "casual": "Casual bot",
     "greedy": "Greedy bot",
     "ismcts:easy": "Search bot, easy",
     "ismcts:medium": "Search bot, medium",
