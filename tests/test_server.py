@@ -770,3 +770,131 @@ def test_with_another_person_a_takeback_is_asked_and_done_only_when_allowed(
     client: TestClient,
 ) -> None:
     assert any(_takeback_at_a_table_for_two(client) for _ in range(10)), "ten deals over at once"
+
+
+# ------------------------------------------------------------------ the first hour (issue 47)
+def _hub(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def _lobby_line(client: TestClient, table_id: str) -> dict[str, Any] | None:
+    got = client.get("/api/lobby")
+    assert got.status_code == 200, got.text
+    lines: list[dict[str, Any]] = got.json()
+    return next((line for line in lines if line["id"] == table_id), None)
+
+
+def _playing(client: TestClient, game: str) -> int:
+    got: int = client.get("/api/pairing").json()["playing"].get(game, 0)
+    return got
+
+
+def test_a_table_nobody_is_at_is_marked_idle_and_leaves_the_lobby_until_someone_comes_back(
+    client: TestClient,
+) -> None:
+    t = live_table(client, "block", ["me", "greedy"])
+    hub = _hub(client)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        receive_state(ws)
+        line = _lobby_line(client, t["id"])
+        assert line is not None and line["status"] == "playing" and not line.get("idle"), line
+        assert _playing(client, "block") == 1
+    # the player went away: at once the table is marked as nobody's there
+    deadline = time.monotonic() + 60
+    while not (_lobby_line(client, t["id"]) or {}).get("idle"):
+        assert time.monotonic() < deadline, _lobby_line(client, t["id"])
+        time.sleep(0.5)
+    # long after, it has left the list (and is not counted as played any more)
+    from bonepile.server.tables.lobby import IDLE_AFTER
+
+    hub.lobby.clock = lambda: time.monotonic() + IDLE_AFTER + 1
+    assert _lobby_line(client, t["id"]) is None
+    assert _playing(client, "block") == 0
+    # the player comes back: it is listed as playing again
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        receive_state(ws)
+        line = _lobby_line(client, t["id"])
+        assert line is not None and not line.get("idle"), line
+        # ended by its player: closed, and out of the lobby at once
+        ws.send_json({"type": "end_table"})
+        receive_state(ws, lambda m: m["status"] == "closed")
+    assert _lobby_line(client, t["id"]) is None
+
+
+def test_a_closed_table_offers_no_move_and_says_why(client: TestClient) -> None:
+    t = live_table(client, "block", ["me", "greedy"])
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        s = receive_state(ws, my_turn_or_over)
+        assert s["moves"] and s["closed"] is None
+        ws.send_json({"type": "end_table"})
+        closed = receive_state(ws, lambda m: m["status"] == "closed")
+    assert closed["moves"] == [] and closed["closed"]["reason"].startswith("ended by ")
+    # a page opened later is told the same
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": t["token"]})
+        again = receive_state(ws)
+    assert again["status"] == "closed" and again["moves"] == [] and again["closed"]
+
+
+def test_the_moves_of_a_player_who_left_keep_the_name_they_were_made_under(
+    client: TestClient,
+) -> None:
+    t, bob = table_for_two(client)
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}") as wa,
+        client.websocket_connect(f"/ws/table/{t['id']}") as wb,
+    ):
+        wa.send_json({"type": "hello", "token": t["token"]})
+        wb.send_json({"type": "hello", "token": bob["token"]})
+        # Bob plays a move of his own first (after the host's lead, if the host leads)
+        host = receive_state(wa, lambda m: m["seats"][1]["present"] and m["status"] != "open")
+        if host["view"]["legal"]:
+            wa.send_json(
+                {"type": "move", "id": "a1", "v": host["v"], "action": host["view"]["legal"][0]}
+            )
+        s = receive_state(wb, my_turn_or_over)
+        if s["status"] == "over":
+            pytest.skip("the deal ended before Bob's first move")
+        ws_moves = len(s["view"]["history"])
+        wb.send_json({"type": "move", "id": "b1", "v": s["v"], "action": s["view"]["legal"][0]})
+        receive_state(wa, lambda m: len(m["view"]["history"]) > ws_moves)
+        wb.send_json({"type": "leave"})
+        after = receive_state(wa, lambda m: m["seats"][1]["kind"] == "bot")
+    seat = after["seats"][1]
+    assert seat["left"] == "Bob" and seat["name"] == "Bob (left)"
+    # the plies before it are Bob's: his move among them
+    assert seat["left_ply"] == ws_moves + 1
+    assert after["view"]["history"][ws_moves]["seat"] == 1
+
+
+def _forced_position(client: TestClient) -> tuple[str, int]:
+    """A finished hand of draw two greedy bots played, and a position in it where the seat to
+    act has one legal move only (a draw, a pass...)."""
+    from bonepile.server.tables.analysis import positions
+
+    for _ in range(5):
+        t = new_table(client, "draw", ["greedy", "greedy"])
+        with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ws.send_json({"type": "hello"})
+            receive_state(ws, lambda m: m["status"] == "over")
+        game = client.get("/api/replays", params={"table": t["id"]}).json()[0]["id"]
+        record = client.get(f"/api/replays/{game}/record").text
+        for ply, (state, _) in enumerate(positions(record)):
+            if state.actor is not None and len(state.legal_actions()) == 1:
+                return game, ply
+    raise AssertionError("five hands of draw without a forced move")
+
+
+def test_a_forced_move_is_answered_at_once_whatever_the_level(client: TestClient) -> None:
+    game, ply = _forced_position(client)
+    got = client.get(f"/api/replays/{game}/analysis", params={"ply": ply, "level": "hard"})
+    assert got.status_code == 200, got.text
+    advice = got.json()
+    assert advice["forced"] and advice["verdict"] == "forced" and len(advice["moves"]) == 1
+    # no search: a tenth of a second of playouts at most (the hard level plays 200 at least)
+    assert 1 <= advice["simulations"] <= 50
+    assert 0 <= advice["moves"][0]["win"] <= 1

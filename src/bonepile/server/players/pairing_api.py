@@ -170,7 +170,7 @@ def add_pairing_routes(app: FastAPI) -> None:
         waiting = await asyncio.to_thread(pairing(request).waiting, players.hub.now())
         playing: dict[str, int] = {}
         for line in players.hub.lobby.tables():
-            if line.get("status") == "playing":
+            if line.get("status") == "playing" and not line.get("idle"):  # people at it
                 playing[line["game"]] = playing.get(line["game"], 0) + 1
         return {
             "pools": [

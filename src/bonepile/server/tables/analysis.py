@@ -57,6 +57,11 @@ BUDGETS: dict[str, Budget] = {
 ANALYSIS_LEVELS = tuple(level for level in LEVELS if level in BUDGETS)
 """The levels of the analysis: the search bot's that the server's bots play."""
 
+FORCED = Budget(50, 0.1, 1)
+"""The budget of a position with one legal move, whatever the level: there is nothing to
+weigh, so the answer ("only one legal move") comes at once, with a rough estimate of the
+chance to win after it (at most 50 playouts, a tenth of a second)."""
+
 
 class AnalysisError(BonepileError):
     """A request for a position the game does not have."""
@@ -158,7 +163,9 @@ def analyse(
     v = view(state, actor)
     legal = list(v.legal)
     kept = played if played in legal else None
-    found, unexplored = estimate(v, budget or BUDGETS[level], _seed(v), kept)
+    if budget is None:
+        budget = FORCED if len(legal) == 1 else BUDGETS[level]
+    found, unexplored = estimate(v, budget, _seed(v), kept)
     found.sort(key=lambda e: -e.mean)  # stable: equal estimates keep the rules' order
     top = found[0].interval[0] if found else 1.0
     best = [e for e in found if e.n and e.interval[1] >= top]

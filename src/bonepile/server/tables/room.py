@@ -105,6 +105,10 @@ class Room:
     made_for: dict[int, tuple[int, str]] = field(default_factory=dict)
     """The moves of the current hand a bot made for a person, by ply: the seat and why
     (:data:`MADE_FOR`)."""
+    left_at: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """The seats whose player left once play had begun: the hand (counting from 1) and its
+    ply from which a bot plays the seat (the moves before are the player's, under their
+    name)."""
     asking: tuple[int, int, frozenset[int]] | None = None
     """A takeback asked of the other people at the table: the seat that asks, the ply it would
     go back to, and the seats that said yes so far (any move or a no ends the question)."""
@@ -174,6 +178,7 @@ class Room:
             seats=[dataclasses.replace(s) for s in self.seats],
             chat=deque(self.chat, maxlen=CHAT_KEPT),
             made_for=dict(self.made_for),
+            left_at=dict(self.left_at),
             _moves={k: dict(v) for k, v in self._moves.items()},
             _chat_times={k: deque(v, maxlen=CHAT_BURST) for k, v in self._chat_times.items()},
             _journal=list(self._journal),
@@ -576,6 +581,7 @@ class Room:
         elif kind == "leave":
             s = self.seats[entry["seat"]]
             if entry.get("bot"):
+                self.left_at[entry["seat"]] = (len(self.match.hands), self.state.ply)
                 s.kind, s.bot, s.left, s.left_owner = "bot", entry["bot"], s.name, s.owner
                 s.account = False
                 s.name = f"{s.name} (left)"
@@ -600,6 +606,10 @@ class Room:
                 state = state.apply(action)
             self.match = self.match.with_current(state)
             self.made_for = {p: m for p, m in self.made_for.items() if p < ply}
+            hand = len(self.match.hands)
+            for k, (at_hand, at_ply) in list(self.left_at.items()):
+                if at_hand == hand and at_ply > ply:  # the moves taken back were the bot's
+                    self.left_at[k] = (hand, ply)
             self.game_version = self.version
             self.turn_started = now
         elif kind == "chat":
@@ -665,6 +675,9 @@ class Room:
         v = view(state, seat)
         data = v.to_json()
         seats = [s.public() for s in self.seats]
+        for j, (hand, ply) in self.left_at.items():
+            # the moves of this hand before it are the player's, named as they were then
+            seats[j]["left_ply"] = ply if hand == len(self.match.hands) else 0
         k = state.actor
         bank = None if k is None else self.seats[k].bank
         if k is not None and bank is not None and self.started and not self.over:
@@ -700,8 +713,9 @@ class Room:
             if self.asking is None
             else {"seat": self.asking[0], "yes": sorted(self.asking[2])},
             "rematch": self.rematch,
+            "closed": {"reason": self.close_reason} if self.closed and not self.over else None,
             "view": data,
-            "moves": moves_json(v),
+            "moves": [] if self.closed else moves_json(v),
             "chat": list(self.chat),
         }
 
@@ -740,9 +754,12 @@ def _empty(table_id: str, config: TableConfig, token_key: bytes | None) -> Room:
 
 def _bot_name(spec: str, seat: int) -> str:
     kind, _, level = spec.partition(":")
-    label = {"ismcts": "Search bot", "greedy": "Greedy bot", "random": "Random bot"}.get(
-        kind, "Bot"
-    )
+    label = {
+        "ismcts": "Search bot",
+        "greedy": "Greedy bot",
+        "casual": "Casual bot",
+        "random": "Random bot",
+    }.get(kind, "Bot")
     return f"{label}{' (' + level + ')' if level else ''}"
 
 

@@ -85,7 +85,7 @@ export function drawBoard(group, board, opts = {}) {
     base.append(s("g", { class: "diamond" },
       s("title", {}, `${cellName(r, c)}: diamond worth ${v}`),
       s("polygon", { points: `${cx},${cy - q} ${cx + q},${cy} ${cx},${cy + q} ${cx - q},${cy}`, fill }),
-      s("text", { x: cx, y: n(cy + 0.01), "font-size": 0.34, "text-anchor": "middle", "dominant-baseline": "central", fill: name === "yellow" ? "#2b2100" : "#fff" }, String(v))));
+      s("text", { x: cx, y: n(cy + 0.01), "font-size": 0.4, "text-anchor": "middle", "dominant-baseline": "central", fill: name === "yellow" ? "#2b2100" : "#fff" }, String(v))));
   }
   if (board.star) {
     const [r, c] = board.star;
@@ -121,7 +121,7 @@ export function drawBoard(group, board, opts = {}) {
   for (const [key, cls] of opts.cellTargets || new Map()) {
     const [r, c] = key.split(",").map(Number);
     targets.append(s("rect", {
-      class: ["cell-target", cls], x: c + 0.06, y: r + 0.06, width: 0.88, height: 0.88, rx: 0.14,
+      class: ["cell-target", cls], x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.14,
       "data-cell": key, role: "button", "aria-label": `square ${cellName(r, c)}`,
     }));
   }

@@ -6,11 +6,12 @@ import { describeEvent, describeResult } from "./describe.js";
 import { accountMark } from "./seats.js";
 
 export class SidePanel {
-  /** hooks: {chat(text), claim(code), rulesLink} */
+  /** hooks: {chat(text), claim(code), unread(count): the others' messages not seen yet} */
   constructor(container, hooks) {
     this.hooks = hooks;
     this.tab = "moves";
-    this.seenChat = 0;
+    this.seenV = -1; // the version of the last message seen (kept per table in this browser)
+    this.unreadCount = 0;
     this.logList = h("ol", { class: "log-list", "aria-live": "off" });
     this.chatList = h("ol", { class: "chat-list", "aria-live": "polite" });
     this.chatInput = h("input", { type: "text", maxlength: 280, placeholder: "Say something…", "aria-label": "Chat message", autocomplete: "off" });
@@ -18,7 +19,8 @@ export class SidePanel {
     this.tabMoves = h("button", { type: "button", role: "tab", class: "tab", onclick: () => this.show("moves") }, "Moves");
     this.unread = h("span", { class: "badge", hidden: true });
     this.tabChat = h("button", { type: "button", role: "tab", class: "tab", onclick: () => this.show("chat") }, "Chat", this.unread);
-    this.movesPane = h("div", { class: "pane pane-moves", role: "tabpanel" }, this.logList);
+    // the log scrolls: it takes the keyboard's focus, so that keys can scroll it
+    this.movesPane = h("div", { class: "pane pane-moves", role: "tabpanel", tabindex: 0, "aria-label": "Moves" }, this.logList);
     this.chatPane = h("div", { class: "pane pane-chat", role: "tabpanel" }, this.chatList, this.chatForm);
     this.claimBox = h("div", { class: "claim" });
     this.el = h("div", { class: "side-inner" },
@@ -36,8 +38,7 @@ export class SidePanel {
     this.movesPane.hidden = tab !== "moves";
     this.chatPane.hidden = tab !== "chat";
     if (tab === "chat") {
-      this.seenChat = this.chatCount || 0;
-      this.unread.hidden = true;
+      if (this.last) this._seen(this.last[0]);
       this._bottom(this.chatList, true);
     } else {
       this._bottom(this.logList, true);
@@ -51,6 +52,26 @@ export class SidePanel {
     if (this.hooks.chat(text)) this.chatInput.value = "";
   }
 
+  /** Every message of the state is seen (the chat shows): none unread any more. */
+  _seen(state) {
+    const chat = state.chat || [];
+    const v = chat.length ? chat[chat.length - 1].v : -1;
+    if (v > this.seenV) {
+      this.seenV = v;
+      local.set(seenKey(state.table), String(v));
+    }
+    this._count(state);
+  }
+
+  /** The others' messages after the last one seen: on the Chat tab and to the hook. */
+  _count(state) {
+    const n = (state.chat || []).filter((m) => m.v > this.seenV && !(m.seat === state.you && m.seat !== null)).length;
+    this.unreadCount = n;
+    this.unread.hidden = n <= 0;
+    this.unread.replaceChildren(String(n), h("span", { class: "sr-only" }, " unread"));
+    if (this.hooks.unread) this.hooks.unread(n);
+  }
+
   _bottom(list, force) {
     const pane = list.parentElement;
     if (!pane) return;
@@ -59,6 +80,7 @@ export class SidePanel {
 
   /** Redraw the log, chat and claim from a state; name(seat) names seats. */
   update(state, name, visible) {
+    if (!this.last || this.last[0].table !== state.table) this.seenV = Number(local.get(seenKey(state.table)) || -1);
     this.last = [state, name, visible];
     const pane = this.movesPane;
     const stick = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 80;
@@ -72,8 +94,13 @@ export class SidePanel {
     // the moves a bot made for a person (their time ran out, or they were away), by ply
     const madeFor = new Map((state.made_for || []).map(([ply, seat, why]) => [ply, { seat, why }]));
     const timedOut = new Set();
+    // a player who left is named as they were for the moves they made before (not "(left)")
+    const then = (ply) => (seat) => {
+      const s = seat === null || seat === undefined ? null : state.seats[seat];
+      return s && s.left && Number.isInteger(s.left_ply) && ply < s.left_ply ? s.left : name(seat);
+    };
     (state.view.history || []).forEach((turn, ply) => {
-      const lines = (turn.events || []).map((e) => describeEvent(e, name)).filter(Boolean);
+      const lines = (turn.events || []).map((e) => describeEvent(e, then(ply))).filter(Boolean);
       const m = madeFor.get(ply);
       if (m && lines.length) {
         const who = name(m.seat);
@@ -95,7 +122,6 @@ export class SidePanel {
     if (stick || this.tab === "moves") this._bottom(this.logList, stick);
 
     const chat = state.chat || [];
-    this.chatCount = chat.length;
     const muted = mutedNames();
     const chatItems = chat.map((m) => {
       const mine = m.seat === state.you && m.seat !== null;
@@ -116,10 +142,8 @@ export class SidePanel {
     const chatStick = this.chatPane.scrollHeight - this.chatPane.scrollTop - this.chatPane.clientHeight < 80;
     this.chatList.replaceChildren(...chatItems);
     this._bottom(this.chatList, chatStick);
-    if (this.tab === "chat" && visible) this.seenChat = chat.length;
-    const unread = chat.length - this.seenChat;
-    this.unread.hidden = unread <= 0;
-    this.unread.textContent = String(unread);
+    if (this.tab === "chat" && visible) this._seen(state);
+    else this._count(state);
 
     const key = `${state.you}:${state.claim}`;
     if (key !== this.claimKey) {
@@ -138,6 +162,10 @@ export class SidePanel {
 }
 
 const MUTED = "bonepile:muted";
+
+function seenKey(table) {
+  return `bonepile:chat-seen:${table}`;
+}
 
 /** The names whose chat this browser hides. */
 export function mutedNames() {

@@ -97,10 +97,21 @@ export function describeEvent(e, name) {
   }
 }
 
-/** "Ana wins 23 (domino)", "Blocked: no winner". */
-export function describeResult(result, name) {
+/** The pips left in each hand shown at the end of a hand (["5-3", ...] per seat). */
+export function pipsLeft(revealed) {
+  return revealed.map((tiles) => (tiles || []).reduce((sum, t) => sum + String(t).split("-").reduce((a, b) => a + Number(b), 0), 0));
+}
+
+/** "Ana wins 23 (domino)"; a blocked hand nobody won says the pips left that tied it
+ * (``revealed``: every hand, once shown). */
+export function describeResult(result, name, revealed = null) {
   if (!result) return "";
   const reason = REASONS[result.reason] || result.reason;
+  if (!result.winners.length && result.reason === "blocked" && Array.isArray(revealed) && revealed.length) {
+    const pips = pipsLeft(revealed);
+    const parts = pips.map((p, k) => `${name(k)} ${p}`);
+    return `Blocked, no winner: pips left ${parts.join(", ")}`;
+  }
   if (!result.winners.length) return `Hand over (${reason}): no winner`;
   const who = result.winners.map(name).join(" and ");
   const plural = result.winners.length > 1 || who === "You";

@@ -86,11 +86,18 @@ function renderLobby(list, tables) {
       : null;
     return h("div", { class: "lobby-row", "data-table": t.id },
       h("div", { class: "lobby-main" },
-        h("div", { class: "lobby-title" }, t.title || t.game, h("span", { class: ["tag", t.status === "open" ? "tag-open" : ""] }, t.status === "open" ? `${t.free} open` : "playing"),
+        h("div", { class: "lobby-title" }, t.title || t.game, lobbyTag(t),
           t.match ? h("span", { class: "tag" }, "match") : null, t.rated ? h("span", { class: "tag tag-open" }, "rated") : null, t.clock ? h("span", { class: "tag" }, `${Math.round(t.clock[0] / 60)}+${t.clock[1]}`) : null),
         h("div", { class: "lobby-seats" }, seats)),
       h("div", { class: "lobby-actions" }, join, h("a", { class: "btn btn-ghost btn-small", href: `/t/${t.id}?watch=1`, "data-action": "watch" }, "Watch")));
   }));
+}
+
+/** A table's state in the lobby: seats open, playing, or idle (nobody there right now: it
+ * leaves the list if nobody comes back). */
+function lobbyTag(t) {
+  if (t.idle) return h("span", { class: "tag tag-idle", title: "Nobody is at this table right now" }, t.status === "open" ? `${t.free} open · idle` : "idle");
+  return h("span", { class: ["tag", t.status === "open" ? "tag-open" : ""] }, t.status === "open" ? `${t.free} open` : "playing");
 }
 
 async function joinTable(id) {

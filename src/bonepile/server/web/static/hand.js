@@ -1,5 +1,6 @@
-// The player's own tiles: focusable buttons, legal ones lit and others dimmed, tap to
-// select, tap again (or double tap) to play a tile with one place to go, drag onto the table.
+// The player's own tiles: focusable buttons in one row that scrolls sideways, legal ones lit
+// and others dimmed, tap to select, tap again (or double tap) to play a tile with one place to
+// go, drag onto the table.
 import { h } from "./dom.js";
 import { tileIcon } from "./draw.js";
 
@@ -54,20 +55,16 @@ export class Hand {
   }
 
   _size() {
-    // one row of tiles 30 to 46 px wide when they fit, else two rows (then scroll)
+    // one row of tiles 30 to 46 px wide (36 on a short screen, whose height the table needs),
+    // as large as lets them all show; when even 30 px do not, the row scrolls sideways
     const count = Math.max(1, this.tiles.length);
     const avail = (this.el.parentElement && this.el.parentElement.clientWidth) || this.el.clientWidth || 320;
     const gap = 6;
-    const fit = (n) => Math.floor((avail - 12 - gap * (n - 1)) / n);
-    let rows = 1;
-    let w = fit(count);
-    if (w < 30 && count > 1) {
-      rows = 2;
-      w = fit(Math.ceil(count / 2));
-    }
-    w = Math.max(rows === 2 ? 26 : 30, Math.min(46, w));
+    const fit = Math.floor((avail - 12 - gap * (count - 1)) / count);
+    const most = window.innerHeight < 700 ? 36 : 46;
+    const w = Math.max(30, Math.min(most, fit));
     this.el.style.setProperty("--tile-w", `${w}px`);
-    this.el.classList.toggle("two-rows", rows === 2);
+    this.el.classList.toggle("scrolls", fit < 30);
   }
 
   focus(i) {
@@ -79,8 +76,9 @@ export class Hand {
   }
 
   _button(tile, i) {
-    const b = h("button", { type: "button", class: "hand-tile", "data-tile": tile, "data-index": i, "aria-label": tile, "aria-keyshortcuts": shortcut(i) });
-    b.append(tileIcon(tile));
+    // the button is named by its picture ("15-11"), whose numerals are part of that name
+    const b = h("button", { type: "button", class: "hand-tile", "data-tile": tile, "data-index": i, "aria-keyshortcuts": shortcut(i) });
+    b.append(tileIcon(tile, { label: tile }));
     let lastTap = 0;
     b.addEventListener("click", (e) => {
       if (this.suppressClick) {

@@ -2,7 +2,7 @@
 // end, and the wait for players with the invite link and "Take a seat".
 import { h, local } from "./dom.js";
 import { tileIcon } from "./draw.js";
-import { describeResult } from "./describe.js";
+import { describeResult, pipsLeft } from "./describe.js";
 import { seatBadge } from "./seats.js";
 import { api } from "./api.js";
 
@@ -58,11 +58,15 @@ export function resultCard(state, ctx) {
     title = "No winner";
   }
   const rows = [];
+  // a blocked hand is decided by what is left in the hands: their pips say who won, or why nobody did
+  const blocked = result.reason === "blocked" && Array.isArray(view.revealed);
+  const pips = blocked ? pipsLeft(view.revealed) : [];
   for (let k = 0; k < state.players; k++) {
     const tiles = view.revealed ? view.revealed[k] || [] : [];
     rows.push(h("tr", { class: winners.includes(k) ? "winner" : "" },
       h("td", { class: "who" }, seatBadge(k), h("span", {}, ctx.name(k))),
       h("td", { class: "revealed" }, tiles.length ? h("span", { class: "mini-tiles" }, tiles.map((t) => tileIcon(t, { label: t }))) : h("span", { class: "muted" }, "—")),
+      blocked ? h("td", { class: "num pips-left" }, String(pips[k])) : null,
       ctx.board ? null : h("td", { class: "num", "data-label": "Points this hand" }, result.points[k] ? `+${result.points[k]}` : "0"),
       h("td", { class: "num strong" }, String(state.totals[k]))));
   }
@@ -82,11 +86,11 @@ export function resultCard(state, ctx) {
   ];
   return h("div", { class: "card result-card", role: "dialog", "aria-label": "Result" },
     h("h2", {}, title),
-    h("p", { class: "muted" }, describeResult(result, ctx.name)),
+    h("p", { class: "muted result-line" }, describeResult(result, ctx.name, view.revealed)),
     state.match && state.target ? h("p", { class: "muted small" }, `Match to ${state.target}`) : null,
     ratingsLine(state),
     h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), ctx.board ? null : h("th", { class: "num", title: "The points each player scored with this hand" }, "Points this hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Tiles left"), blocked ? h("th", { class: "num", title: "The pips of the tiles left in each hand: a blocked hand is decided by them" }, "Pips left") : null, ctx.board ? null : h("th", { class: "num", title: "The points each player scored with this hand" }, "Points this hand"), h("th", { class: "num" }, ctx.board ? "Score" : "Total"))),
       h("tbody", {}, rows)),
     h("div", { class: "card-actions" }, buttons),
     h("div", { class: "card-actions card-links" }, links));
@@ -132,4 +136,33 @@ export function sitCard(ctx) {
       input,
       h("button", { type: "submit", class: "btn btn-primary", "data-action": "sit" }, "Take a seat"),
       h("button", { type: "button", class: "btn btn-ghost", "data-action": "watch", onclick: ctx.onWatch }, "Watch")));
+}
+
+/** Why a table closed before its end, as a sentence ("You ended it"), or "". */
+function closedWhy(state) {
+  const reason = (state.closed && state.closed.reason) || "";
+  if (reason === "abandoned") return "Nobody played here for a while";
+  const by = /^ended by (.+)$/.exec(reason);
+  if (!by) return "";
+  const you = state.you !== null && state.you !== undefined && state.seats[state.you] && state.seats[state.you].name === by[1];
+  return you ? "You ended it" : `${by[1]} ended it`;
+}
+
+/** The status line of a table closed before its end. */
+export function closedText(state) {
+  const why = closedWhy(state);
+  return why ? `Closed: ${why[0].toLowerCase()}${why.slice(1)}` : "This table is closed";
+}
+
+/** A table closed before its end: nothing more to play here, and the ways on. */
+export function closedCard(state, onHide) {
+  const why = closedWhy(state);
+  return h("div", { class: "card closed-card", role: "dialog", "aria-label": "The table is closed" },
+    h("h2", {}, "This table is closed"),
+    h("p", { class: "muted" }, `${why ? `${why}. ` : ""}Nobody can move here any more; any hand finished before it closed is in the replays.`),
+    h("div", { class: "card-actions" },
+      h("a", { class: "btn btn-primary", href: "/new", "data-action": "new-table" }, "New table"),
+      h("a", { class: "btn btn-secondary", href: "/", "data-action": "home" }, "Front page")),
+    h("div", { class: "card-actions card-links" },
+      h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: onHide }, "See the table")));
 }

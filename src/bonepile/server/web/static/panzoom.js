@@ -1,15 +1,24 @@
 // A pannable, zoomable SVG viewport for the table: fits the whole layout to the area (the
-// server folds it to the area's shape, so it shows at a readable size), and lets you zoom in
-// and drag, pinch, wheel or use the buttons; "Fit" shows it all again.
+// server folds it to the area's shape, so it shows at a readable size) but never below the
+// scale at which its targets can be tapped (then it pans to what matters: the newest tile,
+// the places a picked tile may go), and lets you zoom and drag, pinch, wheel or use the
+// buttons; "Fit" shows it all, however small.
 import { h, s, n } from "./dom.js";
 
 export class Viewport {
-  /** container: an element that gets the <svg>; opts: {floor, cap, margin} in px per unit
-   * (floor: the least scale zooming out goes to, when the whole box already shows larger). */
+  /** container: an element that gets the <svg>; opts: {floor, cap, least, margin} in px per
+   * unit (floor: the least scale zooming out goes to, when the whole box already shows larger;
+   * least: the least scale of the default zoom, at which every target is big enough to tap). */
   constructor(container, opts = {}) {
     this.container = container;
     this.floor = opts.floor || 22;
     this.cap = opts.cap || 58;
+    this.least = opts.least || 0;
+    // "auto": the default zoom (the whole box, or panned at the least scale); "whole": the
+    // whole box however small ("Fit"); "user": where the player dragged or zoomed
+    this.mode = "auto";
+    this.panned = false; // the default zoom pans (the box is larger than the area)
+    this.focus = null; // {x, y, w, h}: what the default zoom keeps in view when it pans
     this.margin = opts.margin === undefined ? 0.8 : opts.margin;
     this.box = [-2, -2, 2, 2];
     // px along each edge kept clear for what lies over the felt (facts, effects, buttons)
@@ -17,7 +26,6 @@ export class Viewport {
     this.k = 30;
     this.tx = 0;
     this.ty = 0;
-    this.userMoved = false;
     this.width = 1;
     this.height = 1;
     this.svg = s("svg", { class: "table-svg", role: "group", "aria-label": "The table" });
@@ -26,7 +34,7 @@ export class Viewport {
     this.controls = h("div", { class: "zoom-controls" },
       h("button", { type: "button", class: "icon-btn", "aria-label": "Zoom in", title: "Zoom in", onclick: () => this.zoomBy(1.25) }, "+"),
       h("button", { type: "button", class: "icon-btn", "aria-label": "Zoom out", title: "Zoom out", onclick: () => this.zoomBy(0.8) }, "−"),
-      h("button", { type: "button", class: "icon-btn", "aria-label": "Fit the table", title: "Fit the table", onclick: () => this.fit() }, "⤢"));
+      h("button", { type: "button", class: "icon-btn", "aria-label": "Fit the table", title: "Fit the table", onclick: () => this.overview() }, "⤢"));
     container.append(this.svg, this.controls);
     this.pointers = new Map();
     this.moved = false;
@@ -45,8 +53,7 @@ export class Viewport {
     this.svg.setAttribute("viewBox", `0 0 ${w} ${hh}`);
     this.svg.setAttribute("width", w);
     this.svg.setAttribute("height", hh);
-    if (!this.userMoved) this.fit();
-    else this._apply();
+    this._refit();
     if (this.onResize) this.onResize(w, hh);
   }
 
@@ -71,25 +78,79 @@ export class Viewport {
     const i = this.insets;
     if (["top", "right", "bottom", "left"].every((k) => Math.abs(i[k] - next[k]) < 1)) return;
     this.insets = next;
-    if (!this.userMoved) this.fit();
-    else this._apply();
+    this._refit();
   }
 
-  /** Set the content's box; refits unless the player moved the view. */
-  setBox(box) {
+  /** Set the content's box, and what the default zoom keeps in view when it must pan (the
+   * newest tile, say); refits unless the player moved the view. */
+  setBox(box, focus = null) {
     this.box = box;
-    if (!this.userMoved) this.fit();
+    this.focus = focus;
+    this._refit();
+  }
+
+  get userMoved() {
+    return this.mode !== "auto";
+  }
+
+  _refit() {
+    if (this.mode === "auto") this.fit();
+    else if (this.mode === "whole") this.overview();
     else this._apply();
   }
 
-  /** Show the whole box, as large as it fits (never larger than the cap). */
+  /** The default zoom: the whole box as large as it fits (never larger than the cap), unless
+   * that is smaller than the least scale: then the least scale, panned to keep the focus in
+   * view (where the player had it, if it was already panned). */
   fit() {
-    this.userMoved = false;
+    this.mode = "auto";
     const [x0, y0, x1, y1] = this.box;
-    this.k = Math.max(2, Math.min(this.cap, this.fitScale()));
+    const whole = this.fitScale();
+    const k = Math.max(2, Math.min(this.cap, Math.max(whole, this.least)));
+    if (k <= whole + 0.01) {
+      this.panned = false;
+      this._centre(k, [x0, y0, x1, y1]);
+      return;
+    }
+    if (!(this.panned && Math.abs(this.k - k) < 0.01)) {
+      const f = this.focus;
+      this._centre(k, f ? [f.x, f.y, f.x + f.w, f.y + f.h] : [x0, y0, x1, y1]);
+    }
+    this.panned = true;
+    this.k = k;
+    if (this.focus) this.ensureVisible(this.focus);
+    else this._apply();
+  }
+
+  /** "Fit": the whole box, however small (the default zoom again once it shows at least the
+   * least scale). It stays fitted as the table grows, until the player drags or zooms. */
+  overview() {
+    const whole = this.fitScale();
+    const k = Math.max(2, Math.min(this.cap, whole));
+    if (k >= this.least - 0.01) {
+      this.fit();
+      return;
+    }
+    this.mode = "whole";
+    this.panned = false;
+    this._centre(k, this.box);
+  }
+
+  /** Zoom to at least the least scale around the box {x, y, w, h} (a picked tile's places,
+   * when the player had zoomed out below it): back to the default zoom. */
+  tappable(b) {
+    if (this.k >= this.least - 0.01) return false;
+    this.mode = "auto";
+    this.panned = true;
+    this._centre(Math.max(this.least, Math.min(this.cap, this.fitScale())), [b.x, b.y, b.x + b.w, b.y + b.h]);
+    return true;
+  }
+
+  _centre(k, [x0, y0, x1, y1]) {
     const c = this.clear();
-    this.tx = c.x + c.w / 2 - ((x0 + x1) / 2) * this.k;
-    this.ty = c.y + c.h / 2 - ((y0 + y1) / 2) * this.k;
+    this.k = k;
+    this.tx = c.x + c.w / 2 - ((x0 + x1) / 2) * k;
+    this.ty = c.y + c.h / 2 - ((y0 + y1) / 2) * k;
     this._apply();
   }
 
@@ -113,7 +174,7 @@ export class Viewport {
     this.k = k;
     this.tx = cx - ux * k;
     this.ty = cy - uy * k;
-    this.userMoved = true;
+    this.mode = "user";
     this._apply();
   }
 
@@ -161,7 +222,7 @@ export class Viewport {
           const rect = svg.getBoundingClientRect();
           this.zoomBy(now.dist / last.dist, now.x - rect.left, now.y - rect.top);
         }
-        this.userMoved = true;
+        this.mode = "user";
         this._apply();
       }
       last = now;

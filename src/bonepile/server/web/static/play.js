@@ -13,6 +13,34 @@ const BUTTONS = [
   { kind: "discard", label: "Discard", key: "x" },
 ];
 
+/** The least size (CSS px) of anything a player taps: WCAG 2.2's minimum target size, 24 px,
+ * with a pixel to spare. */
+export const TAP = 25;
+
+/** The least scale (px per tile half) of the table's default zoom, at which every target of a
+ * scene's family is big enough to tap: an open end's box is 0.84 of a half across, a board's
+ * square 0.94 of one. A line, arm or tree game's table keeps it (its numbers read at it, and it
+ * pans when larger than the screen); a board shows whole until a tile is picked, then its
+ * squares come to it. */
+export function leastScale(family) {
+  return Math.ceil(TAP / (family === "board" ? 0.94 : 0.84));
+}
+
+/** The box of the newest tile of a scene (what the table keeps in view when it pans), or null. */
+function newest(scene) {
+  const tiles = (scene && scene.tiles) || [];
+  if (!tiles.length) return null;
+  const t = tiles.reduce((a, b) => (b.index > a.index ? b : a));
+  return { x: t.x, y: t.y, w: t.w, h: t.h };
+}
+
+/** The box round boxes {x, y, w, h}. */
+function union(boxes) {
+  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.w)), y1 = Math.max(...boxes.map((b) => b.y + b.h));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
 function cellKey([r, c]) {
   return `${r},${c}`;
 }
@@ -130,13 +158,14 @@ export class Play {
     const st = this.state;
     if (!st) return;
     this.renderFelt();
+    const closed = st.status === "closed";
     this.hand.render({
-      tiles: st.view.hand || [],
+      tiles: closed ? [] : st.view.hand || [],
       legal: this.legalTiles(),
       selected: this.selected,
       playing: this.pending ? this.pending.index : null,
       interactive: this.interactive,
-      hidden: st.you === null ? "You are watching" : "No tiles in hand",
+      hidden: closed ? "The table is closed" : st.you === null ? "You are watching" : "No tiles in hand",
     });
     this.renderActions();
   }
@@ -172,6 +201,8 @@ export class Play {
           for (const c of ghost.cells) cellTargets.set(cellKey(c), "active");
         }
       }
+      // the whole board while nothing is picked; a tile picked, its squares big enough to tap
+      this.vp.least = targets.length ? leastScale("board") : 0;
       drawBoard(this.vp.content, board, {
         tiles: scene.tiles,
         positions: st.view.public.positions || layout.positions,
@@ -183,8 +214,9 @@ export class Play {
         lastIndex: this.lastIndex,
         chain: st.view.public.chain,
       });
-      this.vp.setBox(boardBox(board));
-      this.showTargets([...cellTargets.keys()].map((k) => { const [r, c] = k.split(",").map(Number); return { x: c, y: r, w: 1, h: 1 }; }));
+      const cells = [...cellTargets.keys()].map((k) => { const [r, c] = k.split(",").map(Number); return { x: c, y: r, w: 1, h: 1 }; });
+      this.vp.setBox(boardBox(board), this.focus(cells, scene));
+      this.showTargets(cells);
       return;
     }
     const targetMap = new Map();
@@ -215,8 +247,10 @@ export class Play {
       spinnerRoot: scene.family === "line" && st.view.options && st.view.options.spinner,
     });
     const box = sceneBox(scene);
-    this.vp.setBox(box);
-    this.showTargets(targets.map((t) => (t.key === "lead" ? LEAD_BOX : (scene.ends || []).find((e) => endKey(e.anchor, e.slot) === t.key))).filter(Boolean));
+    const places = targets.map((t) => (t.key === "lead" ? LEAD_BOX : (scene.ends || []).find((e) => endKey(e.anchor, e.slot) === t.key))).filter(Boolean);
+    this.vp.least = leastScale(scene.family);
+    this.vp.setBox(box, this.focus(places, scene));
+    this.showTargets(places);
     if (this.newFrom !== undefined && this.drawnScene !== scene) {
       const fresh = (scene.tiles || []).filter((t) => t.index >= this.newFrom);
       if (fresh.length && this.vp.userMoved) this.vp.ensureVisible(fresh[fresh.length - 1]);
@@ -224,15 +258,26 @@ export class Play {
     this.drawnScene = scene;
   }
 
+  /** What the table keeps in view when it pans (as states come and the screen changes): the
+   * places the picked tile may go (all of them if they fit, else the first), else the newest
+   * tile. */
+  focus(boxes, scene) {
+    if (!boxes.length) return newest(scene);
+    const all = union(boxes);
+    const k = Math.max(this.vp.k, this.vp.least), c = this.vp.clear();
+    return all.w * k < c.w - 40 && all.h * k < c.h - 40 ? all : boxes[0];
+  }
+
   /** Pan so the targets of a newly selected tile are in view (when the table is bigger). */
   showTargets(boxes) {
     const key = `${this.selected}:${this.firstCell}:${this.state.v}`;
     if (!boxes.length || key === this.shownTargets) return;
     this.shownTargets = key;
-    const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-    const x1 = Math.max(...boxes.map((b) => b.x + b.w)), y1 = Math.max(...boxes.map((b) => b.y + b.h));
+    const all = union(boxes);
+    // zoomed out below the size a finger can hit: back to it, round the places
+    this.vp.tappable(all);
     const k = this.vp.k;
-    if ((x1 - x0) * k < this.vp.width - 40 && (y1 - y0) * k < this.vp.height - 40) this.vp.ensureVisible({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
+    if (all.w * k < this.vp.width - 40 && all.h * k < this.vp.height - 40) this.vp.ensureVisible(all);
     else this.vp.ensureVisible(boxes[0]);
   }
 

@@ -199,7 +199,7 @@ class ReplayView {
     } else {
       turnLines.push(h("div", { class: "turn-main muted" }, "The deal. Step forward with ▶ or the → key."));
     }
-    if (f.result) turnLines.push(h("div", { class: "turn-result" }, describeResult(f.result, this.name)));
+    if (f.result) turnLines.push(h("div", { class: "turn-result" }, describeResult(f.result, this.name, f.hands)));
     this.turnBox.replaceChildren(...turnLines);
     const board = f.scene.family === "board";
     this.handsBox.replaceChildren(...f.hands.map((tiles, k) => h("div", { class: ["replay-hand", f.actor === k && "actor"], "data-seat": k },

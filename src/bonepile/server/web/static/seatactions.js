@@ -45,7 +45,7 @@ export function seatButtons(st, send) {
   if (asked && asked.seat !== you && !asked.yes.includes(you)) {
     out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-action": "takeback-yes", onclick: () => send({ type: "takeback_answer", yes: true }) }, "Allow"));
     out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback-no", onclick: () => send({ type: "takeback_answer", yes: false }) }, "Refuse"));
-  } else if (!asked && !st.view.result && madeAMove(st, you)) {
+  } else if (mayTakeBack(st)) {
     const people = othersArePeople(st, you);
     out.push(h("button", { type: "button", class: "btn btn-small btn-secondary", "data-action": "takeback",
       title: people ? "Ask the others to let you take back your last move" : "Take back your last move (and the bots' moves after it)",
@@ -54,18 +54,39 @@ export function seatButtons(st, send) {
   return out;
 }
 
+/** Whether the seated player may take back (or ask to take back) their last move now. */
+function mayTakeBack(st) {
+  const you = st.you;
+  if (you === null || you === undefined || st.status !== "playing") return false;
+  return !st.takeback_asked && !st.view.result && madeAMove(st, you);
+}
+
 /**
- * A menu for the top bar: "Leave the table" and, alone with bots, "End the table". Call
- * update(state) with every state; it hides itself when there is nothing to offer.
+ * A menu for the top bar: "Leave the table" and, alone with bots, "End the table"; on a phone
+ * also `extras` ([{action, label(), run()}]: the top bar's buttons it has no room for). Call
+ * update(state) with every state; it hides itself when there is nothing to offer. An extra
+ * with ``narrowest`` is for the narrowest phones only (whose top bar has no room for the link home).
  */
 export class TableMenu {
-  constructor(send) {
+  constructor(send, extras = []) {
     this.send = send;
-    this.leave = h("button", { type: "button", class: "menu-item", "data-action": "leave", onclick: () => this.act("leave") }, "Leave the table");
-    this.end = h("button", { type: "button", class: "menu-item", "data-action": "end-table", onclick: () => this.act("end_table") }, "End the table");
+    this.leave = h("button", { type: "button", class: "menu-item", role: "menuitem", "data-action": "leave", onclick: () => this.act("leave") }, "Leave the table");
+    this.end = h("button", { type: "button", class: "menu-item", role: "menuitem", "data-action": "end-table", onclick: () => this.act("end_table") }, "End the table");
+    // a phone's status line has no room for the button: the menu has it
+    this.takeback = h("button", { type: "button", class: "menu-item menu-narrow", role: "menuitem", "data-action": "menu-takeback", hidden: true, onclick: () => { this.el.open = false; this.send({ type: "takeback" }); } }, "Take back my last move");
+    this.extras = extras.map((x) => {
+      const b = h("button", { type: "button", class: ["menu-item", x.narrowest ? "menu-narrowest" : "menu-narrow"], role: "menuitem", "data-action": `menu-${x.action}`, onclick: () => { this.el.open = false; x.run(); } });
+      return { b, label: x.label };
+    });
     this.el = h("details", { class: "table-menu", hidden: true },
-      h("summary", { class: "btn btn-ghost", "aria-label": "Table menu", title: "Leave or end the table" }, "⋯"),
-      h("div", { class: "menu-list", role: "menu" }, this.leave, this.end));
+      h("summary", { class: "btn btn-ghost", "aria-label": "Table menu", title: "Table menu" }, "⋯"),
+      h("div", { class: "menu-list", role: "menu" }, this.takeback, this.extras.map((x) => x.b), this.leave, this.end));
+    this.el.addEventListener("toggle", () => this.label());
+    this.label();
+  }
+
+  label() {
+    for (const x of this.extras) x.b.textContent = x.label();
   }
 
   act(type) {
@@ -85,6 +106,11 @@ export class TableMenu {
     const going = st.status === "open" || st.status === "playing";
     this.leave.hidden = !(seated && going && !st.match_over);
     this.end.hidden = !(seated && going && !othersArePeople(st, st.you));
-    this.el.hidden = this.leave.hidden && this.end.hidden;
+    this.takeback.hidden = !mayTakeBack(st);
+    this.takeback.textContent = othersArePeople(st, st.you) ? "Ask to take back my last move" : "Take back my last move";
+    // with neither, a wide screen (whose top bar shows the extras) has no menu at all
+    this.el.hidden = this.leave.hidden && this.end.hidden && !this.extras.length;
+    this.el.classList.toggle("only-narrow", this.leave.hidden && this.end.hidden);
+    this.label();
   }
 }

@@ -82,7 +82,7 @@ export function seatCard(info) {
   if (info.kind === "open") marks.push(h("span", { class: "tag tag-open" }, "open seat"));
   if (info.away_bot) marks.push(h("span", { class: "tag tag-away", title: "A bot plays while this player is away" }, "bot playing"));
   const presence = info.kind === "human"
-    ? h("span", { class: ["presence", info.present ? "here" : "gone"], title: info.present ? "Connected" : "Not connected", "aria-label": info.present ? "connected" : "away" })
+    ? h("span", { class: ["presence", info.present ? "here" : "gone"], role: "img", title: info.present ? "Connected" : "Not connected", "aria-label": info.present ? "connected" : "away" })
     : null;
   const count = info.tiles;
   const track = info.track
@@ -94,6 +94,7 @@ export function seatCard(info) {
   const card = h("div", {
     class: ["seat-card", info.turn && "turn", info.you && "mine", info.kind === "bot" && "is-bot"],
     "data-seat": info.seat,
+    role: "group",
     "aria-label": `Seat ${info.seat + 1}: ${info.name}${info.turn ? ", to play" : ""}, ${count} tile${count === 1 ? "" : "s"}`,
   },
   seatBadge(info.seat),

@@ -6,15 +6,16 @@ import { navigate } from "./router.js";
 import { toast, toastError } from "./toast.js";
 import { TableSocket } from "./socket.js";
 import { Viewport } from "./panzoom.js";
-import { Play } from "./play.js";
+import { Play, leastScale } from "./play.js";
 import { seatCard, seatStrip, seatOrder, clockText } from "./seats.js";
 import { SidePanel, chatName } from "./chat.js";
-import { resultCard, waitingCard, sitCard } from "./outcome.js";
+import { resultCard, waitingCard, sitCard, closedCard, closedText } from "./outcome.js";
 import { namer, describeEvent, describeResult, distinctNames } from "./describe.js";
-import { pipColor } from "./draw.js";
-import { themeButton } from "./theme.js";
-import { TurnAlerts } from "./notify.js";
+import { Facts, showEffects } from "./facts.js";
+import { themeButton, themeName, toggleTheme } from "./theme.js";
+import { TurnAlerts, soundOn } from "./notify.js";
 import { seatStatus, seatButtons, TableMenu } from "./seatactions.js";
+import { tileKey, keysHelp } from "./keys.js";
 
 const TOKEN_KEY = (id) => `bonepile:token:${id}`;
 
@@ -43,13 +44,27 @@ class TablePage {
 
   // ------------------------------------------------------------------ the page
   build(root) {
-    this.title = h("span", { class: "game-title" }, "Table");
+    // the page's one heading: the game's name (the table's content has no other h1)
+    this.title = h("h1", { class: "game-title" }, "Table");
     this.handInfo = h("span", { class: "hand-info" });
-    this.conn = h("span", { class: "conn", "data-state": "connecting", role: "status", title: "Connecting" }, h("span", { class: "conn-dot" }), h("span", { class: "conn-text" }, "connecting"));
-    this.panelButton = h("button", { type: "button", class: "btn btn-ghost panel-toggle", "aria-expanded": "false", onclick: () => this.togglePanel() }, "Moves", h("span", { class: "panel-toggle-more" }, " · Chat"));
+    this.conn = h("span", { class: "conn", "data-state": "connecting", role: "status", title: "Connecting" },
+      h("span", { class: "conn-dot", "aria-hidden": "true" }), h("span", { class: "conn-text" }, "connecting"), h("span", { class: "conn-more" }));
+    this.unread = h("span", { class: "badge unread-badge", hidden: true });
+    this.panelButton = h("button", { type: "button", class: "btn btn-ghost panel-toggle", "aria-expanded": "false", onclick: () => this.togglePanel() },
+      h("span", { class: "panel-toggle-text" }, "Moves", h("span", { class: "panel-toggle-more" }, " · Chat")), panelIcon(), this.unread);
     const invite = h("button", { type: "button", class: "btn btn-ghost", "data-action": "invite", onclick: () => this.copyInvite() }, "Copy invite link");
     this.alerts = new TurnAlerts();
-    this.menu = new TableMenu((m) => this.socket && this.socket.send(m));
+    // on a phone the menu also holds what the top bar has no room for
+    this.menu = new TableMenu((m) => {
+      if (m.type === "leave") this.leaving = true;
+      return this.socket && this.socket.send(m);
+    }, [
+      { action: "home", label: () => "Front page", run: () => navigate("/"), narrowest: true },
+      { action: "invite", label: () => "Copy invite link", run: () => this.copyInvite() },
+      { action: "sound", label: () => (soundOn() ? "Sounds: on" : "Sounds: off"), run: () => this.alerts.toggleSound() },
+      ...(this.alerts.notifyButton.hidden ? [] : [{ action: "notify", label: () => (this.alerts.wantsNotes() ? "Notifications: on" : "Notifications: off"), run: () => this.alerts.toggleNotify() }]),
+      { action: "theme", label: () => (themeName() === "dark" ? "Light theme" : "Dark theme"), run: () => toggleTheme() },
+    ]);
     const keysButton = h("button", { type: "button", class: "icon-btn keys-btn", "data-action": "keys", title: "Keyboard shortcuts (?)", "aria-label": "Keyboard shortcuts", onclick: () => this.toggleKeys() }, "?");
     const top = h("header", { class: "topbar" },
       h("a", { class: "brand", href: "/", "aria-label": "bonepile home" }, h("img", { src: "/static/favicon.svg", alt: "", width: 24, height: 24 }), h("span", {}, "bonepile")),
@@ -57,24 +72,27 @@ class TablePage {
       h("div", { class: "top-actions" }, this.conn, invite, this.panelButton, this.menu.el, ...this.alerts.buttons(), keysButton, themeButton()));
     this.seatsRow = h("div", { class: "seats-row" });
     this.felt = h("div", { class: "felt" });
-    this.viewport = new Viewport(this.felt, { floor: 22, cap: 60 });
+    this.viewport = new Viewport(this.felt, { floor: 22, cap: 60, least: leastScale("line") });
     this.viewport.onResize = () => this.resized();
-    this.factsBox = h("div", { class: "felt-info" });
-    this.effects = h("div", { class: "effects", "aria-live": "polite" });
+    this.facts = new Facts(() => this.renderFacts());
+    this.factsBox = this.facts.box;
     this.overlay = h("div", { class: "overlay", hidden: true });
-    this.felt.append(this.factsBox, this.effects, this.overlay);
+    this.felt.append(this.factsBox, this.overlay);
     this.statusText = h("span", { class: "status-text" }, "Connecting…");
     this.statusActions = h("span", { class: "status-actions" });
     this.statusRow = h("div", { class: "status-row", role: "status" }, this.statusText, this.statusActions);
     this.actionsBox = h("div", { class: "actions" });
     this.meCard = h("div", { class: "me-card" });
     this.handBox = h("div", { class: "hand-box" });
-    const meRow = h("div", { class: "me-row" }, this.meCard, this.handBox);
+    // what a move did (a skip, a draw, points) shows over the hand, never over the table
+    this.effects = h("div", { class: "effects", "aria-live": "polite" });
+    const meRow = h("div", { class: "me-row" }, this.meCard, this.handBox, this.effects);
     const playArea = h("section", { class: "play-area", "aria-label": "Table" }, this.seatsRow, this.felt, this.statusRow, this.actionsBox, meRow);
     this.side = h("aside", { class: "side", "aria-label": "Moves and chat" });
     this.panel = new SidePanel(this.side, {
       chat: (text) => this.sendChat(text),
       claim: (code) => this.claim(code),
+      unread: (n) => this.showUnread(n),
     });
     this.keysHelp = keysHelp(() => this.toggleKeys(false));
     this.page = h("div", { class: "table-page" }, top, h("div", { class: "table-main" }, playArea, this.side), this.keysHelp);
@@ -144,16 +162,18 @@ class TablePage {
     this.statusText.textContent = message;
   }
 
-  /** The felt's width and height in tile halves of 28 px: the server folds the table to
-   * fit both, so that it shows whole at a readable size. */
+  /** The felt's width and height in tile halves of the least scale a finger can play at:
+   * the server folds the table to fit both, so that it shows whole at that size when it can. */
   sizeUnits() {
     const w = this.felt.clientWidth || window.innerWidth;
     const hh = this.felt.clientHeight || Math.round(window.innerHeight * 0.5);
-    return [Math.max(12, Math.min(120, Math.floor(w / 28))), Math.max(8, Math.min(120, Math.floor(hh / 28)))];
+    const unit = leastScale("line");
+    return [Math.max(12, Math.min(120, Math.floor(w / unit))), Math.max(8, Math.min(120, Math.floor(hh / unit)))];
   }
 
   resized() {
-    this.keepClear();
+    if (this.state) this.renderFacts();
+    else this.keepClear();
     this.sendSize();
   }
 
@@ -191,7 +211,7 @@ class TablePage {
     if (lastTurn && lastTurn.events.some((e) => e.type === "placed" || e.type === "led" || e.type === "placed_on_board")) lastIndex = tiles.length - 1;
     if (sameHand) {
       const fresh = history.slice((prev.view.history || []).length);
-      this.showEffects(fresh);
+      showEffects(this.effects, fresh, this.name);
     }
     if (!sameHand || (prev && prev.view.result === null && msg.view.result !== null)) this.resultHidden = false;
     if (prev && prev.you !== msg.you && msg.you !== null) toast(`You sit at seat ${msg.you + 1}`, "good");
@@ -236,7 +256,9 @@ class TablePage {
 
   onError(msg) {
     if (msg.code === "token") {
-      this.refreshToken();
+      // this player left the table (here, or on another device of theirs): said calmly
+      if (this.leaving || /left the table/.test(msg.message || "")) this.left();
+      else this.refreshToken(true, msg.message);
       return;
     }
     if (msg.code === "unknown") {
@@ -256,9 +278,20 @@ class TablePage {
     else toastError(msg.message || "The server refused that.");
   }
 
+  /** The player left the table: they watch from now on, and the table says so. */
+  left() {
+    this.leaving = false;
+    if (local.get(TOKEN_KEY(this.id)) === this.token) local.remove(TOKEN_KEY(this.id));
+    this.token = null;
+    this.watching = true;
+    const started = this.state && this.state.status !== "open";
+    toast(started ? "You left the table. A bot plays your seat to the end; you are watching." : "You left the table: your seat is open again.", "info", 6000);
+    this.socket.reconnectNow(null);
+  }
+
   /** The token was refused (another tab of this browser took a fresh one, or a claim code
    * moved the seat): ask the server again through the cookie, else watch. */
-  async refreshToken(again = true) {
+  async refreshToken(again = true, why = "") {
     let info = null;
     try {
       info = await api.get(`/api/tables/${encodeURIComponent(this.id)}`);
@@ -270,7 +303,7 @@ class TablePage {
       // signing up or in, in another tab, moves this browser's seats to its account and
       // retires their tokens a moment before the browser holds the account's cookie: ask
       // once more before watching
-      setTimeout(() => { if (!this.destroyed) this.refreshToken(false); }, 1500);
+      setTimeout(() => { if (!this.destroyed) this.refreshToken(false, why); }, 1500);
       return;
     }
     if (info && info.token) {
@@ -281,15 +314,29 @@ class TablePage {
     }
     if (local.get(TOKEN_KEY(this.id)) === this.token) local.remove(TOKEN_KEY(this.id));
     this.token = null;
-    toast("This browser no longer holds a seat here: you are watching.", "error", 5000);
+    toast(why ? `${sentence(why)}.` : "This browser no longer holds a seat here: you are watching.", "info", 6000);
     this.socket.reconnectNow(null);
   }
 
   connStatus(name, detail) {
-    const text = { connecting: "connecting", online: "online", offline: detail ? `offline · retry in ${detail}s` : "offline · waiting for the network", closed: "closed" }[name] || name;
+    this.connShown = [name, detail];
+    if (name === "online" && this.state && this.state.status === "closed") {
+      // connected, but to a table nobody can play at any more
+      this.conn.dataset.state = "over";
+      this.conn.title = "This table is closed";
+      this.conn.querySelector(".conn-text").textContent = "closed";
+      this.conn.querySelector(".conn-more").textContent = "";
+      this.fitTitle();
+      return;
+    }
+    const text = { connecting: "connecting", online: "online", offline: "offline", closed: "closed" }[name] || name;
+    // how long until the next try: beside the word on a wide screen, in the title on a phone
+    const more = name === "offline" ? (detail ? ` · retry in ${detail}s` : " · waiting for the network") : "";
     this.conn.dataset.state = name;
-    this.conn.title = name === "online" ? "Connected" : name === "offline" ? "Connection lost: reconnecting" : text;
+    this.conn.title = name === "online" ? "Connected" : name === "offline" ? `Connection lost: reconnecting${more.replace(" · ", ", ")}` : text;
     this.conn.querySelector(".conn-text").textContent = text;
+    this.conn.querySelector(".conn-more").textContent = more;
+    if (this.state) this.fitTitle();
     if (name === "closed" && detail && detail.code !== "token") this.fatal(detail.message || "The connection was refused.");
   }
 
@@ -346,7 +393,17 @@ class TablePage {
     const open = force === undefined ? !this.page.classList.contains("side-open") : force;
     this.page.classList.toggle("side-open", open);
     this.panelButton.setAttribute("aria-expanded", String(open));
+    // opened for messages not read yet: the chat shows them
+    if (open && this.panel.unreadCount > 0) this.panel.show("chat");
     if (this.state) this.panel.update(this.state, this.name, true);
+  }
+
+  /** How many of the others' messages are not read yet, on the button that opens the chat
+   * (a phone hides the panel). */
+  showUnread(n) {
+    this.unread.hidden = n <= 0;
+    this.unread.replaceChildren(String(n), h("span", { class: "sr-only" }, ` unread message${n === 1 ? "" : "s"}`));
+    this.panelButton.title = n > 0 ? `Moves and chat: ${n} unread message${n === 1 ? "" : "s"}` : "Moves and chat";
   }
 
   keydown(e) {
@@ -390,22 +447,6 @@ class TablePage {
     this.renderStatus();
   }
 
-  // ------------------------------------------------------------------ effects
-  showEffects(turns) {
-    const name = this.name;
-    for (const turn of turns) {
-      for (const e of turn.events || []) {
-        const d = describeEvent(e, name);
-        if (!d || !d.effect) continue;
-        const el = h("div", { class: ["effect", `effect-${e.type}`] }, d.short || d.text);
-        this.effects.prepend(el); // the newest first, where the strip never cuts it
-        setTimeout(() => el.classList.add("leaving"), 2400);
-        setTimeout(() => el.remove(), 2800);
-      }
-    }
-    while (this.effects.children.length > 3) this.effects.lastElementChild.remove();
-  }
-
   // ------------------------------------------------------------------ drawing
   render() {
     this.renderTop();
@@ -419,6 +460,7 @@ class TablePage {
 
   renderTop() {
     const st = this.state;
+    if (st && this.connShown && (st.status === "closed") !== (this.conn.dataset.state === "over")) this.connStatus(...this.connShown);
     const title = (this.gameMeta && this.gameMeta.title) || (st && st.game) || (this.info && this.info.game) || "Table";
     this.title.textContent = title;
     this.alerts.setBase(`${title} · bonepile`);
@@ -433,6 +475,15 @@ class TablePage {
         " · ", eyeIcon(), `${watchers}`, h("span", { class: "watchers-word" }, " watching"))
       : null;
     this.handInfo.replaceChildren(parts.join(" · "), watching || "");
+    this.fitTitle();
+  }
+
+  /** A game's name too long for a phone's top bar: the connection keeps its dot (and says
+   * its state in its title), the name shows whole. */
+  fitTitle() {
+    const bar = this.page.querySelector(".topbar");
+    bar.classList.remove("tight");
+    if (this.title.scrollWidth > this.title.clientWidth + 1) bar.classList.add("tight");
   }
 
   seatInfo(k) {
@@ -499,46 +550,15 @@ class TablePage {
   }
 
   renderFacts() {
-    const st = this.state;
-    const pub = st.view.public || {};
-    const chips = [];
-    const chip = (text, cls, title) => h("span", { class: ["chip", cls], title: title || null }, text);
-    if (typeof st.view.boneyard === "number") {
-      chips.push(st.game === "block"
-        ? chip(`Set aside ${st.view.boneyard}`, "", "Tiles out of play: in Block nobody draws")
-        : chip(`Boneyard ${st.view.boneyard}`, "", "Tiles left to draw"));
-    }
-    if (st.game === "super_dominoes") {
-      chips.push(chip(pub.direction < 0 ? "↺ counter-clockwise" : "↻ clockwise", "chip-dir", "Direction of play"));
-      if (pub.spell) {
-        const by = this.name(pub.spell.caster);
-        chips.push(chip(pub.spell.kind === "starter" ? `✦ Spell on the empty arms (${by})` : `✦ Spell on ${pub.spell.at} (${by})`, "chip-spell", "Until someone plays on it, players must play a 13 or a double there"));
-      }
-      if (pub.pending_skips) chips.push(chip(`⏭ ${pub.pending_skips} skip${pub.pending_skips > 1 ? "s" : ""} pending`, "chip-skip", "The next player loses a turn"));
-      if (pub.extra_turn) chips.push(chip("Extra turn", "chip-extra"));
-    }
-    if (Array.isArray(pub.unlocked)) {
-      const nums = pub.unlocked.length
-        ? pub.unlocked.map((v) => h("span", { class: "num-chip", style: { background: pipColor(v) } }, String(v)))
-        : [h("span", { class: "muted" }, "none")];
-      chips.push(h("span", { class: "chip chip-unlocked", title: "Numbers whose double is down: only these may be played" }, "Unlocked ", nums));
-    }
-    if (st.scene && st.scene.family === "board") {
-      if (typeof pub.pit === "number") chips.push(chip(`Pit ${pub.pit}`, "", "Tiles discarded face down"));
-      if (pub.victory_total) chips.push(chip(`Victory at ${pub.victory_total}`));
-      if (pub.chain) chips.push(chip("Chain: place next to the double, or stop", "chip-extra"));
-    }
-    const maxPip = st.view.options && (st.view.options.max_pip || (st.game === "super_dominoes" ? 15 : 0));
-    if (maxPip > 9) chips.push(chip("10–15 are numerals", "chip-legend", "Pips 0–9 are dots; 10 to 15 are shown as numerals on a coloured square. Every number has its own colour."));
-    this.factsBox.replaceChildren(...chips);
+    this.facts.render(this.state, this.name);
     this.keepClear();
   }
 
-  /** Keep the table clear of what lies over the felt: the facts along the top, the strip of
-   * effects and zoom buttons along the bottom. */
+  /** Keep the table clear of what lies over the felt: the facts along the top, the zoom
+   * buttons along the bottom. */
   keepClear() {
-    const facts = this.factsBox.childElementCount ? this.factsBox.offsetTop + this.factsBox.offsetHeight + 4 : 0;
-    const strip = this.felt.clientHeight - Math.min(this.effects.offsetTop, this.viewport.controls.offsetTop) + 4;
+    const facts = this.factsBox.childElementCount && this.factsBox.offsetHeight ? this.factsBox.offsetTop + this.factsBox.offsetHeight + 4 : 0;
+    const strip = this.felt.clientHeight - this.viewport.controls.offsetTop + 4;
     this.viewport.setInsets({ top: facts, bottom: Math.max(0, strip) });
   }
 
@@ -549,11 +569,14 @@ class TablePage {
     const view = st.view;
     const actions = [];
     let text;
-    if (st.status === "open") {
+    if (st.status === "closed") {
+      text = closedText(st);
+      if (this.closedHidden) actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", onclick: () => { this.closedHidden = false; this.renderOverlay(); this.renderStatus(); } }, "New table or home"));
+    } else if (st.status === "open") {
       const open = st.seats.filter((s) => s.kind === "open").length;
       text = `Waiting for ${open} more player${open === 1 ? "" : "s"}…`;
     } else if (view.result) {
-      text = describeResult(view.result, name);
+      text = describeResult(view.result, name, view.revealed);
       if (this.resultHidden) actions.push(h("button", { type: "button", class: "btn btn-small btn-secondary", onclick: () => { this.resultHidden = false; this.renderOverlay(); this.renderStatus(); } }, "Show result"));
     } else if (this.pendingId) {
       text = this.socket && this.socket.online ? "Playing…" : "Your move will be sent when the connection is back";
@@ -599,8 +622,10 @@ class TablePage {
   renderOverlay() {
     const st = this.state;
     let card = null;
-    const canSit = st.you === null && st.seats.some((s) => s.kind === "open") && !this.watching;
-    if (st.view.result && !this.resultHidden) {
+    const canSit = st.you === null && st.seats.some((s) => s.kind === "open") && !this.watching && st.status !== "closed";
+    if (st.status === "closed") {
+      if (!this.closedHidden) card = closedCard(st, () => { this.closedHidden = true; this.renderOverlay(); this.renderStatus(); });
+    } else if (st.view.result && !this.resultHidden) {
       card = resultCard(st, {
         name: this.name,
         seated: st.you !== null,
@@ -642,20 +667,6 @@ function sentence(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-/** The hand tile a key picks beyond 1 to 9 (which play.js reads): 0 is the 10th, Shift with
- * 1 to 9 the 11th to 19th and Shift+0 the 20th (where Shift with a digit key does not type
- * a digit, as it does on AZERTY); null for other keys. The arrow keys reach every tile. */
-function tileKey(e) {
-  if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  if (e.key === "0") return 9;
-  const digit = /^Digit([0-9])$/.exec(e.code || "");
-  if (e.shiftKey && digit && !/^[0-9]$/.test(e.key)) {
-    const d = Number(digit[1]);
-    return d === 0 ? 19 : 9 + d;
-  }
-  return null;
-}
-
 /** What the track note on a Double Double seat means, in words. */
 function trackHelp(name, pips, bonus) {
   const whose = name ? `${name}'s piece stands` : "Your piece stands";
@@ -663,22 +674,11 @@ function trackHelp(name, pips, bonus) {
   return `Track bonus: ${whose} on a space with ${pips} pip${pips === 1 ? "" : "s"}, so any tile placed with a ${pips} (by anyone) gives ${who} +${bonus} points.`;
 }
 
-/** The keyboard's keys, shown with "?" (or the top bar's "?" button). */
-function keysHelp(close) {
-  const k = (...keys) => keys.map((key, i) => [i ? " " : "", h("kbd", {}, key)]);
-  const row = (keys, text) => [h("dt", {}, keys), h("dd", {}, text)];
-  return h("div", { class: "keys-help card", role: "dialog", "aria-label": "Keyboard shortcuts", hidden: true },
-    h("div", { class: "keys-head" }, h("h2", {}, "Keyboard"), h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: close }, "Close")),
-    h("dl", { class: "keys-list" },
-      row([k("1"), "–", k("9"), " ", k("0")], "pick the 1st to 9th tile, 0 the 10th"),
-      row([k("Shift"), "+", k("1"), "–", k("9")], "pick the 11th to 19th tile"),
-      row(k("←", "→"), "pick the previous or next tile (reaches every tile)"),
-      row([k("Tab"), " or ", k("]")], "the next place for the picked tile"),
-      row([k("Shift"), "+", k("Tab"), " or ", k("[")], "the previous place"),
-      row(k("Enter"), "play the tile there"),
-      row(k("Esc"), "put the tile back"),
-      row(k("D", "P", "S", "X"), "draw, pass, stop the chain, discard"),
-      row(k("?"), "show or hide these keys")));
+/** The moves and chat (the narrowest phones' button): a list in a speech bubble. */
+function panelIcon() {
+  return s("svg", { class: "icon panel-icon", viewBox: "0 0 24 24", role: "img", "aria-label": "Moves and chat", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round" },
+    s("path", { d: "M4 5h16v11H9l-5 4z" }),
+    s("path", { d: "M8 9h8M8 12h5" }));
 }
 
 /** An eye: someone watches. */

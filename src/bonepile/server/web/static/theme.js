@@ -20,20 +20,32 @@ export function initTheme() {
   if (query) query.addEventListener("change", follow);
 }
 
-function effective() {
+/** The theme shown: "light" or "dark". */
+export function themeName() {
   return document.documentElement.dataset.theme === "dark" ? "dark" : "light";
+}
+
+/** Flip between light and dark, and keep the choice; every theme button follows. */
+export function toggleTheme() {
+  const next = themeName() === "dark" ? "light" : "dark";
+  document.documentElement.dataset.theme = next;
+  local.set(KEY, next);
+  window.dispatchEvent(new CustomEvent("bonepile:theme", { detail: next }));
 }
 
 /** A button that flips between light and dark. */
 export function themeButton() {
   const btn = h("button", { class: "icon-btn", type: "button", title: "Light or dark", "aria-label": "Switch light or dark theme" });
-  const label = () => { btn.textContent = effective() === "dark" ? "☀" : "☾"; };
-  btn.addEventListener("click", () => {
-    const next = effective() === "dark" ? "light" : "dark";
-    document.documentElement.dataset.theme = next;
-    local.set(KEY, next);
-    label();
-  });
+  const label = () => {
+    if (!btn.isConnected && btn.dataset.shown) {
+      window.removeEventListener("bonepile:theme", label);
+      return;
+    }
+    btn.dataset.shown = "1";
+    btn.textContent = themeName() === "dark" ? "☀" : "☾";
+  };
+  btn.addEventListener("click", () => toggleTheme());
+  window.addEventListener("bonepile:theme", label);
   label();
   return btn;
 }
