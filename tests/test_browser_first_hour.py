@@ -283,7 +283,7 @@ def test_no_text_is_cut_on_a_phone(contexts: Any, server: str, size: str) -> Non
     body = {
         "game": "super_dominoes",
         "seats": ["me", "random", "random", "random"],
-        "clock_minutes": 0.5,
+        "clock_minutes": 0.15,  # 9 s: the time runs out soon
         "clock_increment": 0,
     }
     _table(page, server, body)
