@@ -139,25 +139,23 @@ class Accounts:
 
     def by_ids(self, ids: list[str]) -> dict[str, Account]:
         """The accounts of ``ids`` that exist, by id."""
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        with self.store.engine.connect() as conn:
-            rows = PlainSql(conn).one(
-                f"SELECT id, name, created, owner FROM accounts WHERE id IN ({marks})", ids
-            )
+        rows = self._rows_in("id, name, created, owner", "id", ids)
         return {str(r[0]): Account.from_row(tuple(r)) for r in rows}
 
     def ids_by_owner(self, owners: list[str]) -> dict[str, str]:
         """The account id of each of ``owners`` that is an account's seat-holding id."""
-        if not owners:
-            return {}
-        marks = ", ".join("?" for _ in owners)
+        return {str(o): str(i) for o, i in self._rows_in("owner, id", "owner", owners)}
+
+    def _rows_in(self, columns: str, key: str, values: list[str]) -> list[Any]:
+        """``columns`` of the accounts whose ``key`` is one of ``values`` (none asked: none)."""
+        if not values:
+            return []
+        marks = ", ".join("?" for _ in values)
         with self.store.engine.connect() as conn:
-            rows = PlainSql(conn).one(
-                f"SELECT owner, id FROM accounts WHERE owner IN ({marks})", owners
+            rows: list[Any] = PlainSql(conn).one(
+                f"SELECT {columns} FROM accounts WHERE {key} IN ({marks})", values
             )
-        return {str(o): str(i) for o, i in rows}
+        return rows
 
     def check(self, name: str, password: str, now: float) -> Account | None:
         """The account if ``password`` is its password, else ``None``, for an unknown name in

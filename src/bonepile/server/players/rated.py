@@ -64,12 +64,12 @@ class RatedTables:
         config = room.config
         now = self.hub.now()
         gone = leavers(room)
-        owners = [s.owner or s.left_owner for s in room.seats]
-        found = self.accounts.ids_by_owner([o for o in owners if o])
-        accounts = [found.get(o) if o else None for o in owners]
         if room.status == "closed" and not any(gone):
             self.ratings.unrated(room.id, config.game, config.players, now)
             return False
+        owners = [s.owner or s.left_owner for s in room.seats]
+        found = self.accounts.ids_by_owner([o for o in owners if o])
+        accounts = [found.get(o) if o else None for o in owners]
         if any(a is None for a in accounts):
             log.warning("table %s: a seat is no account's, so it is not rated", room.id)
             self.ratings.unrated(room.id, config.game, config.players, now)

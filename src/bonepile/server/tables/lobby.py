@@ -84,26 +84,25 @@ class Lobby:
             self._idle.pop(table_id, None)
         else:
             self._lines[table_id] = line
-            if deserted(line):
-                self._idle.setdefault(table_id, self.clock())
-            else:
+            if not deserted(line):
                 self._idle.pop(table_id, None)
+            elif table_id not in self._idle:
+                self._idle[table_id] = self.clock()
+                if self._timer is None:  # (a timer set already ends no later than this one)
+                    self._expire_later()
         self._changed()
 
     def _changed(self) -> None:
         """The watchers get the new list once the changes of the next :data:`LOBBY_EVERY`
-        seconds are in (built off every table's lock: a slow watcher never holds up a game),
-        and again when an idle table's time in it runs out."""
-        self._expire_later()
+        seconds are in (built off every table's lock: a slow watcher never holds up a game)."""
         if not self.watchers or (self._task and not self._task.done()):
             return
         self._task = asyncio.create_task(self._send())
 
     def _expire_later(self) -> None:
-        """Tell the watchers again when the next idle table leaves the list."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """Tell the watchers again when the next idle table leaves the list (one timer at a
+        time: set when a table falls idle with none pending, and again as each one fires; a
+        table that is no longer idle only makes its timer fire for nothing)."""
         now = self.clock()
         ends = [since + IDLE_AFTER for since in self._idle.values()]
         due = min((end for end in ends if end > now), default=None)
@@ -118,6 +117,7 @@ class Lobby:
     def _expired(self) -> None:
         self._timer = None
         self._list = None
+        self._expire_later()
         self._changed()
 
     async def _send(self) -> None:
