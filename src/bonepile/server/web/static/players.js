@@ -71,7 +71,7 @@ function botsOnScale(game, got) {
       h("a", { href: `/leaderboard/${game.name}?players=${got.bots_players}` }, `${got.bots_players} players`), "."));
   }
   return h("section", { class: "bots-scale" }, title,
-    h("p", { class: "muted small" }, "Measured against each other: each level against the one below over 400 deals. The greedy bot is set at 1500, where every player starts; the others are placed by how often they beat it."),
+    h("p", { class: "muted small" }, "Measured against each other: each level against the one below, on 400 duplicate deals or more. The greedy bot is set at 1500, where every player starts; the others are placed by how often they beat it."),
     h("table", { class: "leaderboard bots" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Bot"), h("th", { scope: "col", class: "num" }, "Rating"))),
       h("tbody", {}, got.bots.map((b) => h("tr", {},
